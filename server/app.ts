@@ -1,0 +1,120 @@
+import { Hono } from 'hono'
+import { cors } from 'hono/cors'
+import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
+import { randomBytes } from 'node:crypto'
+import bcrypt from 'bcryptjs'
+import type { Config } from './config.ts'
+import { ChangeBus, type AppContext } from './context.ts'
+import { openDatabase } from './db/index.ts'
+import { ApiError, type Env } from './http.ts'
+import { OptionStore } from './options.ts'
+import { RateLimiter, rateLimit } from './middleware/rate-limit.ts'
+import { apiRoutes } from './routes/index.ts'
+import { serveConsole } from './static.ts'
+import { ROLE, USER_STATUS } from './lib/users.ts'
+import { nowSeconds } from './http.ts'
+
+export interface Server {
+  app: Hono<Env>
+  ctx: AppContext
+  close(): Promise<void>
+}
+
+/** First start on an empty database: the super administrator `root`. */
+async function ensureRoot(ctx: AppContext): Promise<void> {
+  const any = await ctx.db.selectFrom('users').select('id').limit(1).executeTakeFirst()
+  if (any) return
+  await ctx.db
+    .insertInto('users')
+    .values({
+      username: 'root',
+      password: await bcrypt.hash(ctx.config.rootPassword, 10),
+      display_name: 'Root User',
+      role: ROLE.root,
+      status: USER_STATUS.enabled,
+      email: '',
+      github_id: '',
+      wechat_id: '',
+      telegram_id: '',
+      quota: 100_000_000,
+      used_quota: 0,
+      request_count: 0,
+      group: 'default',
+      aff_code: null,
+      aff_count: 0,
+      aff_quota: 0,
+      aff_history_quota: 0,
+      inviter_id: 0,
+      created_time: nowSeconds(),
+    })
+    .onConflict((oc) => oc.column('username').doNothing())
+    .execute()
+}
+
+function errorBody(err: unknown): { status: number; body: { success: false; message: string; data: unknown } } {
+  if (err instanceof ApiError) {
+    return { status: err.status, body: { success: false, message: err.message, data: err.field ? { field: err.field } : null } }
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status
+    return { status, body: { success: false, message: status === 413 ? 'request body is too large' : err.message, data: null } }
+  }
+  return { status: 500, body: { success: false, message: 'server internal error', data: null } }
+}
+
+/** Builds the whole server (database, options, routes) without opening a port. */
+export async function createServer(config: Config): Promise<Server> {
+  const database = await openDatabase(config)
+  const options = new OptionStore(database.db)
+  await options.load()
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    options,
+    bus: new ChangeBus(),
+    limiter: new RateLimiter(),
+    onClose: [],
+  }
+  await ensureRoot(ctx)
+
+  const app = new Hono<Env>()
+  app.use('*', async (c, next) => {
+    const id = c.req.header('x-request-id')?.slice(0, 64) || randomBytes(8).toString('hex')
+    c.set('requestId', id)
+    c.set('ctx', ctx)
+    await next()
+    c.res.headers.set('X-Request-Id', id)
+  })
+
+  const api = new Hono<Env>()
+  if (config.corsOrigins.length) {
+    api.use('*', cors({ origin: config.corsOrigins, credentials: true, allowHeaders: ['Content-Type', 'Authorization'] }))
+  }
+  api.use('*', bodyLimit({ maxSize: 1024 * 1024 }))
+  api.use('*', rateLimit(ctx.limiter, 'api', () => ctx.config.apiRateLimit, () => ctx.config.apiRateWindowSeconds))
+  for (const routes of apiRoutes) api.route('/', routes(ctx))
+  api.notFound((c) => c.json({ success: false, message: `no such call: ${c.req.method} ${new URL(c.req.url).pathname}`, data: null }, 404))
+  api.onError((err, c) => {
+    const { status, body } = errorBody(err)
+    if (status >= 500) console.error(`[${c.get('requestId')}]`, err)
+    return c.json(body, status as 400)
+  })
+  app.route('/api', api)
+
+  app.use('*', serveConsole(config.staticDir))
+  app.notFound((c) => c.text('not found', 404))
+
+  let closed = false
+  return {
+    app,
+    ctx,
+    async close() {
+      if (closed) return
+      closed = true
+      for (const fn of ctx.onClose) await fn()
+      await database.close()
+    },
+  }
+}

@@ -1,0 +1,45 @@
+import { DatabaseSync } from 'node:sqlite'
+import { join } from 'node:path'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { DB } from './schema.ts'
+import { nodeSqliteDatabase } from './sqlite-adapter.ts'
+import { migrate } from './migrations.ts'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+export interface Database {
+  db: Kysely<DB>
+  dialect: Dialect
+  /** SQLite only: the raw handle, for batched writes in one synchronous transaction */
+  sqlite?: DatabaseSync
+  close(): Promise<void>
+}
+
+// PostgreSQL returns bigint (int8) and numeric as strings; our quota values fit in a double.
+pg.types.setTypeParser(20, (v) => Number(v))
+pg.types.setTypeParser(1700, (v) => Number(v))
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+  let database: Database
+  if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 })
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    database = { db, dialect: 'postgres', close: () => db.destroy() }
+  } else if (opts.databaseUrl && !opts.databaseUrl.startsWith('sqlite:') && opts.databaseUrl !== ':memory:') {
+    throw new Error(`DATABASE_URL must start with postgres:// (or be unset for SQLite), got ${opts.databaseUrl.split(':')[0]}:`)
+  } else {
+    const file =
+      opts.databaseUrl === ':memory:' || opts.databaseUrl === 'sqlite::memory:'
+        ? ':memory:'
+        : opts.databaseUrl?.startsWith('sqlite:')
+          ? opts.databaseUrl.slice('sqlite:'.length)
+          : join(opts.dataDir, 'tollgate.db')
+    const raw = new DatabaseSync(file)
+    raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;')
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(raw) }) })
+    database = { db, dialect: 'sqlite', sqlite: raw, close: () => db.destroy() }
+  }
+  await migrate(database.db, database.dialect)
+  return database
+}

@@ -1,0 +1,187 @@
+import type { ColumnType, Generated } from 'kysely'
+
+/** A column with a database default: optional on insert. */
+type D<T> = ColumnType<T, T | undefined, T>
+
+/** Booleans are stored as 0/1 integers so SQLite and PostgreSQL read back the same thing. */
+type Flag = D<number>
+
+export interface UsersTable {
+  id: Generated<number>
+  username: string
+  password: D<string>
+  display_name: D<string>
+  role: D<number>
+  status: D<number>
+  email: D<string>
+  github_id: D<string>
+  wechat_id: D<string>
+  telegram_id: D<string>
+  access_token: D<string | null>
+  quota: D<number>
+  used_quota: D<number>
+  request_count: D<number>
+  group: string
+  aff_code: D<string | null>
+  aff_count: D<number>
+  aff_quota: D<number>
+  aff_history_quota: D<number>
+  inviter_id: D<number>
+  created_time: D<number>
+  deleted_at: D<number | null>
+}
+
+export interface TokensTable {
+  id: Generated<number>
+  user_id: D<number>
+  key: string
+  status: D<number>
+  name: D<string>
+  created_time: D<number>
+  accessed_time: D<number>
+  expired_time: D<number>
+  remain_quota: D<number>
+  unlimited_quota: Flag
+  model_limits_enabled: Flag
+  model_limits: D<string>
+  allow_ips: D<string>
+  used_quota: D<number>
+  group: string
+}
+
+export interface ChannelsTable {
+  id: Generated<number>
+  type: D<number>
+  key: string
+  openai_organization: D<string>
+  max_input_tokens: D<number>
+  test_model: D<string>
+  status: D<number>
+  name: D<string>
+  weight: D<number>
+  created_time: D<number>
+  test_time: D<number>
+  response_time: D<number>
+  base_url: D<string>
+  other: D<string>
+  balance: D<number>
+  balance_updated_time: D<number>
+  models: D<string>
+  group: string
+  used_quota: D<number>
+  model_mapping: D<string>
+  status_code_mapping: D<string>
+  priority: D<number>
+  auto_ban: Flag
+  other_info: D<string>
+}
+
+export interface AbilitiesTable {
+  group: string
+  model: string
+  channel_id: number
+  enabled: Flag
+  priority: D<number>
+  weight: D<number>
+}
+
+export interface RedemptionsTable {
+  id: Generated<number>
+  user_id: D<number>
+  key: string
+  status: D<number>
+  name: D<string>
+  quota: D<number>
+  created_time: D<number>
+  redeemed_time: D<number>
+  used_user_id: D<number>
+}
+
+export interface LogsTable {
+  id: Generated<number>
+  user_id: D<number>
+  created_at: D<number>
+  type: D<number>
+  content: D<string>
+  username: string
+  token_name: D<string>
+  token_id: D<number>
+  model_name: D<string>
+  quota: D<number>
+  prompt_tokens: D<number>
+  completion_tokens: D<number>
+  use_time: D<number>
+  is_stream: Flag
+  channel: D<number>
+  other: D<string>
+}
+
+export interface OptionsTable {
+  key: string
+  value: string
+}
+
+export interface TopUpsTable {
+  id: Generated<number>
+  user_id: D<number>
+  amount: D<number>
+  money: D<number>
+  trade_no: string
+  payment_method: D<string>
+  create_time: D<number>
+  complete_time: D<number>
+  status: D<string>
+}
+
+/** One table for every provider kind of task (midjourney, suno, luma, …), told apart by platform. */
+export interface TasksTable {
+  id: Generated<number>
+  platform: string
+  user_id: D<number>
+  channel_id: number
+  task_id: D<string>
+  action: D<string>
+  code: D<number>
+  status: D<string>
+  progress: D<string>
+  prompt: D<string>
+  prompt_en: D<string>
+  description: D<string>
+  fail_reason: D<string>
+  url: D<string>
+  quota: D<number>
+  /** milliseconds since the epoch */
+  submit_time: D<number>
+  start_time: D<number>
+  finish_time: D<number>
+  created_at: D<number>
+  updated_at: D<number>
+  properties: D<string>
+  data: D<string>
+  buttons: D<string>
+}
+
+/** Hourly usage buckets for the data dashboard: created_at is the start of the hour (seconds). */
+export interface QuotaDataTable {
+  id: Generated<number>
+  user_id: D<number>
+  username: string
+  model_name: D<string>
+  created_at: D<number>
+  token_used: D<number>
+  count: D<number>
+  quota: D<number>
+}
+
+export interface DB {
+  users: UsersTable
+  tokens: TokensTable
+  channels: ChannelsTable
+  abilities: AbilitiesTable
+  redemptions: RedemptionsTable
+  logs: LogsTable
+  options: OptionsTable
+  top_ups: TopUpsTable
+  tasks: TasksTable
+  quota_data: QuotaDataTable
+}

@@ -1,0 +1,82 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import type { Context, MiddlewareHandler } from 'hono'
+import { getCookie, setCookie, deleteCookie } from 'hono/cookie'
+import { ApiError, type Env } from '../http.ts'
+import type { AppContext } from '../context.ts'
+import { ROLE, USER_STATUS, type UserRow } from '../lib/users.ts'
+
+export const SESSION_COOKIE = 'tollgate_session'
+const MAX_AGE = 30 * 24 * 3600
+
+function sign(secret: string, payload: string): string {
+  return createHmac('sha256', secret).update(payload).digest('base64url')
+}
+
+/** A stateless signed cookie, so every instance that shares SESSION_SECRET can read it. */
+export function issueSession(c: Context, secret: string, userId: number): void {
+  const payload = Buffer.from(JSON.stringify({ id: userId, iat: Math.floor(Date.now() / 1000) })).toString('base64url')
+  setCookie(c, SESSION_COOKIE, `${payload}.${sign(secret, payload)}`, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: new URL(c.req.url).protocol === 'https:',
+    path: '/',
+    maxAge: MAX_AGE,
+  })
+}
+
+export function clearSession(c: Context): void {
+  deleteCookie(c, SESSION_COOKIE, { path: '/' })
+}
+
+function sessionUserId(c: Context, secret: string): number | null {
+  const raw = getCookie(c, SESSION_COOKIE)
+  if (!raw) return null
+  const [payload, mac] = raw.split('.')
+  if (!payload || !mac) return null
+  const want = Buffer.from(sign(secret, payload))
+  const got = Buffer.from(mac)
+  if (want.length !== got.length || !timingSafeEqual(want, got)) return null
+  try {
+    const { id, iat } = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { id: number; iat: number }
+    if (!Number.isInteger(id) || typeof iat !== 'number' || iat + MAX_AGE < Date.now() / 1000) return null
+    return id
+  } catch {
+    return null
+  }
+}
+
+/** The caller: the session cookie, or the system access token as `Authorization: Bearer …`. */
+export async function resolveUser(c: Context, ctx: AppContext): Promise<UserRow | null> {
+  const header = c.req.header('authorization')
+  if (header) {
+    const token = header.replace(/^Bearer\s+/i, '').trim()
+    if (!token || token.length > 128) return null
+    const user = await ctx.db.selectFrom('users').selectAll().where('access_token', '=', token).executeTakeFirst()
+    return user && user.deleted_at === null ? user : null
+  }
+  const id = sessionUserId(c, ctx.config.sessionSecret)
+  if (id === null) return null
+  const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+  return user && user.deleted_at === null ? user : null
+}
+
+/** Requires a signed-in, enabled user whose role is at least `role` (1 user, 10 admin, 100 root). */
+export function requireRole(ctx: AppContext, role: number = ROLE.user): MiddlewareHandler<Env> {
+  return async function requireRoleHandler(c, next) {
+    const user = await resolveUser(c, ctx)
+    if (!user) throw new ApiError(401, 'not logged in or login expired, please log in again')
+    if (user.status !== USER_STATUS.enabled) throw new ApiError(403, 'this account has been disabled')
+    if (user.role < role) throw new ApiError(403, 'permission denied: your role cannot do this')
+    c.set('user', user)
+    await next()
+  }
+}
+
+/** Sets `user` when the caller is signed in, and goes on either way (public calls such as pricing). */
+export function optionalUser(ctx: AppContext): MiddlewareHandler<Env> {
+  return async function optionalUserHandler(c, next) {
+    const user = await resolveUser(c, ctx)
+    if (user && user.status === USER_STATUS.enabled) c.set('user', user)
+    await next()
+  }
+}

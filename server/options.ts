@@ -1,0 +1,205 @@
+import type { Kysely } from 'kysely'
+import type { DB } from './db/schema.ts'
+import {
+  DEFAULT_COMPLETION_RATIO,
+  DEFAULT_GROUP_RATIO,
+  DEFAULT_MODEL_PRICE,
+  DEFAULT_MODEL_RATIO,
+} from './lib/ratios.ts'
+
+const json = (v: unknown) => JSON.stringify(v, null, 2)
+
+/** Every option key of the spec with its default. All values are strings, as on the wire. */
+export const DEFAULT_OPTIONS: Readonly<Record<string, string>> = {
+  // switches
+  PasswordLoginEnabled: 'true',
+  PasswordRegisterEnabled: 'true',
+  EmailVerificationEnabled: 'false',
+  GitHubOAuthEnabled: 'false',
+  WeChatAuthEnabled: 'false',
+  TelegramOAuthEnabled: 'false',
+  TurnstileCheckEnabled: 'false',
+  RegisterEnabled: 'true',
+  EmailDomainRestrictionEnabled: 'false',
+  EmailAliasRestrictionEnabled: 'false',
+  SMTPSSLEnabled: 'false',
+  // text and numbers
+  Notice: '',
+  SystemName: 'Tollgate',
+  Logo: '',
+  Footer: '',
+  About: '',
+  HomePageContent: '',
+  ServerAddress: '',
+  WorkerUrl: '',
+  WorkerValidKey: '',
+  PayAddress: '',
+  EpayId: '',
+  EpayKey: '',
+  CustomCallbackAddress: '',
+  Price: '7.3',
+  MinTopUp: '1',
+  TopupGroupRatio: json({ default: 1, vip: 1, svip: 1 }),
+  SMTPServer: '',
+  SMTPPort: '587',
+  SMTPAccount: '',
+  SMTPFrom: '',
+  SMTPToken: '',
+  GitHubClientId: '',
+  GitHubClientSecret: '',
+  WeChatServerAddress: '',
+  WeChatServerToken: '',
+  WeChatAccountQRCodeImageURL: '',
+  TurnstileSiteKey: '',
+  TurnstileSecretKey: '',
+  EmailDomainWhitelist: 'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
+  TelegramBotToken: '',
+  TelegramBotName: '',
+  // operation
+  TopUpLink: '',
+  ChatLink: '',
+  ChatLink2: '',
+  QuotaPerUnit: '500000',
+  RetryTimes: '0',
+  CapPools: '',
+  SunoCapStr: '',
+  StopWord: '',
+  SunoServer: '',
+  SunoVersion: '5.37.0',
+  SunoProxy: '',
+  SunoMe: '',
+  UserTimeEnabled: 'false',
+  DisplayInCurrencyEnabled: 'true',
+  DisplayTokenStatEnabled: 'true',
+  DefaultCollapseSidebar: 'false',
+  // drawing
+  DrawingEnabled: 'true',
+  MjNotifyEnabled: 'false',
+  MjAccountFilterEnabled: 'false',
+  MjForwardUrlEnabled: 'true',
+  MjModeClearEnabled: 'false',
+  MjCDNProxy: '',
+  MjTranslate: 'false',
+  ViggleProEnabled: 'false',
+  // sensitive words
+  CheckSensitiveEnabled: 'false',
+  CheckSensitiveOnPromptEnabled: 'false',
+  SensitiveWords: '',
+  // logs and dashboard
+  LogConsumeEnabled: 'true',
+  DataExportEnabled: 'true',
+  DataExportInterval: '5',
+  DataExportDefaultTime: 'hour',
+  // monitoring
+  ChannelDisableThreshold: '5',
+  QuotaRemindThreshold: '1000',
+  AutomaticDisableChannelEnabled: 'false',
+  AutomaticEnableChannelEnabled: 'false',
+  // quota
+  QuotaForNewUser: '0',
+  PreConsumedQuota: '500',
+  QuotaForInviter: '0',
+  QuotaForInvitee: '0',
+  // ratios (JSON)
+  ModelPrice: json(DEFAULT_MODEL_PRICE),
+  ModelRatio: json(DEFAULT_MODEL_RATIO),
+  CompletionRatio: json(DEFAULT_COMPLETION_RATIO),
+  GroupRatio: json(DEFAULT_GROUP_RATIO),
+  VmodelMap: '{}',
+  SunoLimit: '{}',
+}
+
+/** Option values that are secrets: never sent back by GET /api/option/. */
+export function isSecretOption(key: string): boolean {
+  return /(Token|Secret|Key)$/.test(key) && key !== 'TurnstileSiteKey'
+}
+
+type Listener = (key: string, value: string) => void
+
+/**
+ * The options, held in memory (read on every request, by the relay too) and written through to
+ * the database. Parsed JSON values are cached until the option changes.
+ */
+export class OptionStore {
+  private values = new Map<string, string>()
+  private parsed = new Map<string, unknown>()
+  private listeners = new Set<Listener>()
+
+  private db: Kysely<DB>
+
+  constructor(db: Kysely<DB>) {
+    this.db = db
+    for (const [k, v] of Object.entries(DEFAULT_OPTIONS)) this.values.set(k, v)
+  }
+
+  /** Writes the defaults of keys the database lacks, then reads every row. */
+  async load(): Promise<void> {
+    const rows = await this.db.selectFrom('options').select(['key', 'value']).execute()
+    const have = new Set(rows.map((r) => r.key))
+    const missing = Object.entries(DEFAULT_OPTIONS).filter(([k]) => !have.has(k))
+    if (missing.length) {
+      await this.db
+        .insertInto('options')
+        .values(missing.map(([key, value]) => ({ key, value })))
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute()
+    }
+    for (const r of rows) this.values.set(r.key, r.value)
+    this.parsed.clear()
+  }
+
+  get(key: string): string {
+    return this.values.get(key) ?? ''
+  }
+
+  bool(key: string): boolean {
+    return this.get(key) === 'true'
+  }
+
+  num(key: string, fallback = 0): number {
+    const n = Number(this.get(key))
+    return this.get(key) !== '' && Number.isFinite(n) ? n : fallback
+  }
+
+  /** Parsed JSON of a JSON-valued option; the fallback when it does not parse. */
+  json<T>(key: string, fallback: T): T {
+    if (this.parsed.has(key)) return this.parsed.get(key) as T
+    let v: T = fallback
+    try {
+      v = JSON.parse(this.get(key)) as T
+    } catch {
+      /* keep fallback */
+    }
+    this.parsed.set(key, v)
+    return v
+  }
+
+  all(): Array<{ key: string; value: string }> {
+    return [...this.values].map(([key, value]) => ({ key, value }))
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    await this.db
+      .insertInto('options')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute()
+    this.apply(key, value)
+  }
+
+  /** Applies a value already stored (by this instance or, via a broadcast, by another one). */
+  apply(key: string, value: string): void {
+    this.values.set(key, value)
+    this.parsed.delete(key)
+    for (const l of this.listeners) l(key, value)
+  }
+
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  get quotaPerUnit(): number {
+    return this.num('QuotaPerUnit', 500000) || 500000
+  }
+}

@@ -1,0 +1,162 @@
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { dialects, startServer, Client, type TestServer } from './helpers.ts'
+import { DEFAULT_OPTIONS } from '../../server/options.ts'
+
+for (const dialect of dialects) {
+  describe(`accounts (${dialect})`, () => {
+    let s: TestServer
+    before(async () => {
+      s = await startServer(dialect)
+    })
+    after(() => s.close())
+
+    it('creates root with the default password and every default option', async () => {
+      const root = await s.root()
+      const me = await root.get('/api/user/self')
+      assert.equal(me.body.data.username, 'root')
+      assert.equal(me.body.data.role, 100)
+      assert.equal(me.body.data.password, undefined)
+      const rows = await s.ctx.db.selectFrom('options').select(['key', 'value']).execute()
+      const keys = new Set(rows.map((r) => r.key))
+      for (const k of Object.keys(DEFAULT_OPTIONS)) assert.ok(keys.has(k), `option ${k} missing`)
+    })
+
+    it('answers the public status from the options', async () => {
+      const r = await s.anon.get('/api/status')
+      assert.equal(r.status, 200)
+      assert.equal(r.body.success, true)
+      for (const f of [
+        'system_name', 'logo', 'footer_html', 'quota_per_unit', 'display_in_currency', 'enable_drawing', 'enable_data_export',
+        'data_export_default_time', 'default_collapse_sidebar', 'mj_notify_enabled', 'chat_link', 'chat_link2',
+        'email_verification', 'turnstile_check', 'turnstile_site_key', 'github_oauth', 'github_client_id', 'wechat_login',
+        'wechat_qrcode', 'telegram_oauth', 'telegram_bot_name', 'server_address', 'top_up_link', 'min_topup', 'enable_online_topup',
+      ]) {
+        assert.ok(f in r.body.data, `status lacks ${f}`)
+      }
+      assert.equal(r.body.data.quota_per_unit, 500000)
+      await s.ctx.options.set('SystemName', 'My Gate')
+      assert.equal((await s.anon.get('/api/status')).body.data.system_name, 'My Gate')
+    })
+
+    it('registers, signs in with a cookie, and signs out', async () => {
+      const c = new Client(s)
+      const reg = await c.post('/api/user/register', { username: 'alice', password: 'alicepass1', password2: 'alicepass1' })
+      assert.deepEqual([reg.status, reg.body.success], [200, true])
+      const login = await c.post('/api/user/login', { username: 'alice', password: 'alicepass1' })
+      assert.equal(login.body.success, true)
+      assert.equal(login.body.data.username, 'alice')
+      assert.match(login.headers.get('set-cookie') ?? '', /HttpOnly/i)
+      assert.match(login.headers.get('set-cookie') ?? '', /SameSite=Lax/i)
+      assert.equal((await c.get('/api/user/self')).body.data.username, 'alice')
+      await c.get('/api/user/logout')
+      assert.equal((await c.get('/api/user/self')).status, 401)
+    })
+
+    it('refuses a wrong password with a message and no session', async () => {
+      const c = new Client(s)
+      const r = await c.post('/api/user/login', { username: 'root', password: 'wrong-password' })
+      assert.equal(r.body.success, false)
+      assert.match(r.body.message, /wrong username or password/)
+      assert.equal(c.cookie, '')
+    })
+
+    it('is 401 without a session and 400 naming the field for a malformed body', async () => {
+      assert.equal((await s.anon.get('/api/user/self')).status, 401)
+      const bad = await s.anon.post('/api/user/register', { username: 'bob', password: 123 })
+      assert.equal(bad.status, 400)
+      assert.match(bad.body.message, /password/)
+      const short = await s.anon.post('/api/user/register', { username: 'bob', password: 'short' })
+      assert.equal(short.status, 400)
+      assert.match(short.body.message, /password must be at least 8/)
+      const broken = await s.anon.call('POST', '/api/user/login', '{not json')
+      assert.equal(broken.status, 400)
+      assert.equal(await s.ctx.db.selectFrom('users').select('id').where('username', '=', 'bob').executeTakeFirst(), undefined)
+    })
+
+    it('refuses a taken username and mismatched passwords', async () => {
+      assert.match((await s.anon.post('/api/user/register', { username: 'root', password: 'whatever1' })).body.message, /taken/)
+      assert.match(
+        (await s.anon.post('/api/user/register', { username: 'carol', password: 'carolpass1', password2: 'other-pass' })).body.message,
+        /the two passwords differ/,
+      )
+    })
+
+    it('honours RegisterEnabled, PasswordRegisterEnabled and QuotaForNewUser', async () => {
+      await s.ctx.options.set('RegisterEnabled', 'false')
+      assert.equal((await s.anon.post('/api/user/register', { username: 'dave', password: 'davepass1' })).body.success, false)
+      await s.ctx.options.set('RegisterEnabled', 'true')
+      await s.ctx.options.set('PasswordRegisterEnabled', 'false')
+      assert.equal((await s.anon.post('/api/user/register', { username: 'dave', password: 'davepass1' })).body.success, false)
+      await s.ctx.options.set('PasswordRegisterEnabled', 'true')
+      await s.ctx.options.set('QuotaForNewUser', '1234')
+      assert.equal((await s.anon.post('/api/user/register', { username: 'dave', password: 'davepass1' })).body.success, true)
+      const dave = await s.ctx.db.selectFrom('users').selectAll().where('username', '=', 'dave').executeTakeFirstOrThrow()
+      assert.equal(dave.quota, 1234)
+      await s.ctx.options.set('QuotaForNewUser', '0')
+    })
+
+    it('credits inviter and invitee through the aff code', async () => {
+      await s.ctx.options.set('QuotaForInviter', '700')
+      await s.ctx.options.set('QuotaForInvitee', '300')
+      const inviter = await s.user()
+      const code = (await inviter.get('/api/user/aff')).body.data as string
+      assert.ok(code.length >= 4)
+      assert.equal((await inviter.get('/api/user/aff')).body.data, code, 'the aff code is stable')
+      const r = await s.anon.post('/api/user/register', { username: 'erin', password: 'erinpass1', aff_code: code })
+      assert.equal(r.body.success, true)
+      const erin = await s.ctx.db.selectFrom('users').selectAll().where('username', '=', 'erin').executeTakeFirstOrThrow()
+      assert.equal(erin.quota, 300)
+      assert.equal(erin.inviter_id, inviter.id)
+      const me = (await inviter.get('/api/user/self')).body.data
+      assert.equal(me.aff_count, 1)
+      assert.equal(me.aff_quota, 700)
+      assert.equal(me.aff_history_quota, 700)
+    })
+
+    it('resolves the access token as Bearer to the same user', async () => {
+      const u = await s.user()
+      const token = (await u.get('/api/user/token')).body.data as string
+      assert.ok(token.length >= 32)
+      const t = new Client(s)
+      t.bearer = token
+      const me = await t.get('/api/user/self')
+      assert.equal(me.body.data.id, u.id)
+      t.bearer = 'not-a-token'
+      assert.equal((await t.get('/api/user/self')).status, 401)
+    })
+
+    it('changes the password and deletes the account (not root)', async () => {
+      const u = await s.user()
+      assert.equal((await u.put('/api/user/self', { password: 'brand-new-pass' })).body.success, true)
+      const again = new Client(s)
+      assert.equal((await again.post('/api/user/login', { username: u.username, password: 'brand-new-pass' })).body.success, true)
+      assert.equal((await u.del('/api/user/self')).body.success, true)
+      assert.equal((await again.get('/api/user/self')).status, 401)
+      assert.equal((await again.post('/api/user/login', { username: u.username, password: 'brand-new-pass' })).body.success, false)
+      const root = await s.root()
+      assert.equal((await root.del('/api/user/self')).body.success, false)
+    })
+
+    it('rate-limits login with 429', async () => {
+      const limited = await startServer(dialect, { criticalRateLimit: 3 })
+      try {
+        const codes = []
+        for (let i = 0; i < 5; i++) codes.push((await limited.anon.post('/api/user/login', { username: 'x', password: 'y' })).status)
+        assert.deepEqual(codes, [200, 200, 200, 429, 429])
+      } finally {
+        await limited.close()
+      }
+    })
+
+    it('lists the models of the user group from enabled abilities', async () => {
+      const u = await s.user()
+      await s.ctx.db.insertInto('abilities').values([
+        { group: 'default', model: 'gpt-4o', channel_id: 1, enabled: 1, priority: 0, weight: 0 },
+        { group: 'default', model: 'off-model', channel_id: 1, enabled: 0, priority: 0, weight: 0 },
+        { group: 'vip', model: 'vip-model', channel_id: 1, enabled: 1, priority: 0, weight: 0 },
+      ]).execute()
+      assert.deepEqual((await u.get('/api/user/models')).body.data, ['gpt-4o'])
+    })
+  })
+}

@@ -1,0 +1,167 @@
+/**
+ * Test fixtures for the server: a real server (routes, database, options) built in-process,
+ * driven through `app.request` (no port). SQLite always; PostgreSQL when TEST_DATABASE_URL is set
+ * (each server gets a fresh database of its own on that PostgreSQL, dropped on close).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { createServer, type Server } from '../../server/app.ts'
+import { loadConfig, type Config } from '../../server/config.ts'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+/** The databases this run covers: SQLite, plus PostgreSQL when TEST_DATABASE_URL is set. */
+export const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']
+
+export interface TestServer extends Server {
+  dialect: Dialect
+  /** a signed-out client */
+  anon: Client
+  /** a client signed in as root (role 100) */
+  root(): Promise<Client>
+  /** registers (directly in the database) and signs in a user with the given role */
+  user(opts?: { role?: number; quota?: number; username?: string; group?: string }): Promise<Client & { id: number; username: string }>
+}
+
+export interface Reply<T = any> {
+  status: number
+  body: { success: boolean; message: string; data: T; [k: string]: unknown }
+  headers: Headers
+}
+
+export class Client {
+  cookie = ''
+  bearer = ''
+  private server: Server
+  constructor(server: Server) {
+    this.server = server
+  }
+
+  async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+    const h: Record<string, string> = { ...headers }
+    if (this.cookie) h.cookie = this.cookie
+    if (this.bearer) h.authorization = `Bearer ${this.bearer}`
+    let payload: string | undefined
+    if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body)
+      h['content-type'] = 'application/json'
+    }
+    const res = await this.server.app.request(`http://localhost${path}`, { method, headers: h, body: payload })
+    const setCookie = res.headers.get('set-cookie')
+    if (setCookie) {
+      const m = /tollgate_session=([^;]*)/.exec(setCookie)
+      if (m) this.cookie = m[1] ? `tollgate_session=${m[1]}` : ''
+    }
+    const text = await res.text()
+    let parsed: any
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      parsed = { success: false, message: text, data: null }
+    }
+    return { status: res.status, body: parsed, headers: res.headers }
+  }
+  get<T = any>(path: string) {
+    return this.call<T>('GET', path)
+  }
+  post<T = any>(path: string, body?: unknown) {
+    return this.call<T>('POST', path, body ?? {})
+  }
+  put<T = any>(path: string, body?: unknown) {
+    return this.call<T>('PUT', path, body ?? {})
+  }
+  del<T = any>(path: string) {
+    return this.call<T>('DELETE', path)
+  }
+}
+
+async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = new URL(process.env.TEST_DATABASE_URL!)
+  const name = `tollgate_t_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: base.toString() })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = new pg.Client({ connectionString: base.toString() })
+      await a.connect()
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await a.end()
+    },
+  }
+}
+
+let counter = 0
+
+export async function startServer(dialect: Dialect = 'sqlite', overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-test-'))
+  let drop: (() => Promise<void>) | undefined
+  let databaseUrl: string | undefined
+  if (dialect === 'postgres') {
+    const pgdb = await freshPostgres()
+    databaseUrl = pgdb.url
+    drop = pgdb.drop
+  }
+  const config = loadConfig(
+    { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+    { sessionSecret: 'test-secret', criticalRateLimit: 10_000, apiRateLimit: 0, staticDir: join(dataDir, 'no-static'), ...overrides },
+  )
+  const server = await createServer(config)
+  const close = server.close
+  const ts: TestServer = Object.assign(server, {
+    dialect,
+    anon: new Client(server),
+    async root() {
+      const c = new Client(server)
+      const r = await c.post('/api/user/login', { username: 'root', password: config.rootPassword })
+      if (!r.body.success) throw new Error(`root login failed: ${r.body.message}`)
+      return c
+    },
+    async user(opts: { role?: number; quota?: number; username?: string; group?: string } = {}) {
+      const username = opts.username ?? `u${process.pid % 1000}_${++counter}`.slice(0, 12)
+      const { hashPassword } = await import('../../server/routes/account.ts')
+      const row = await server.ctx.db
+        .insertInto('users')
+        .values({
+          username,
+          password: await hashPassword('password123'),
+          display_name: username,
+          role: opts.role ?? 1,
+          status: 1,
+          email: '',
+          github_id: '',
+          wechat_id: '',
+          telegram_id: '',
+          quota: opts.quota ?? 0,
+          used_quota: 0,
+          request_count: 0,
+          group: opts.group ?? 'default',
+          aff_code: null,
+          aff_count: 0,
+          aff_quota: 0,
+          aff_history_quota: 0,
+          inviter_id: 0,
+          created_time: Math.floor(Date.now() / 1000),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      const c = new Client(server)
+      const r = await c.post('/api/user/login', { username, password: 'password123' })
+      if (!r.body.success) throw new Error(`login failed: ${r.body.message}`)
+      return Object.assign(c, { id: row.id, username })
+    },
+    async close() {
+      await close()
+      if (drop) await drop()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  })
+  return ts
+}
