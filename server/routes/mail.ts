@@ -1,0 +1,8 @@
+import { Hono } from 'hono'
+import type { AppContext } from '../context.ts'
+import type { Env } from '../http.ts'
+
+export function mailRoutes(_ctx: AppContext) {
+  const app = new Hono<Env>()
+  return app
+}
