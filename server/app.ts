@@ -12,6 +12,7 @@ import { OptionStore } from './options.ts'
 import { RateLimiter, rateLimit } from './middleware/rate-limit.ts'
 import { apiRoutes } from './routes/index.ts'
 import { serveConsole } from './static.ts'
+import { relayRoutes } from './relay/index.ts'
 import { ROLE, USER_STATUS } from './lib/users.ts'
 import { nowSeconds } from './http.ts'
 
@@ -102,6 +103,7 @@ export async function createServer(config: Config): Promise<Server> {
     return c.json(body, status as 400)
   })
   app.route('/api', api)
+  app.route('/', relayRoutes(ctx))
 
   app.use('*', serveConsole(config.staticDir))
   app.notFound((c) => c.text('not found', 404))
