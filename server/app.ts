@@ -13,6 +13,7 @@ import { RateLimiter, rateLimit } from './middleware/rate-limit.ts'
 import { apiRoutes } from './routes/index.ts'
 import { serveConsole } from './static.ts'
 import { relayRoutes } from './relay/index.ts'
+import { startBroadcast } from './lib/broadcast.ts'
 import { ROLE, USER_STATUS } from './lib/users.ts'
 import { nowSeconds } from './http.ts'
 
@@ -79,6 +80,7 @@ export async function createServer(config: Config): Promise<Server> {
     onClose: [],
   }
   await ensureRoot(ctx)
+  await startBroadcast(ctx)
 
   const app = new Hono<Env>()
   app.use('*', async (c, next) => {
