@@ -82,7 +82,7 @@ const suites: Suite[] = [
     env: pgUrl ? { TEST_DATABASE_URL: pgUrl } : {},
     parse: nodeTest,
   },
-  { name: 'build', cmd: ['vite', 'build', '--logLevel', 'warn'] },
+  { name: 'build', cmd: ['vite', 'build', '--logLevel', 'warn'], when: () => existsSync('vite.config.ts') },
   { name: 'size', cmd: ['node', 'scripts/size.ts'], parse: closingLine('size'), when: () => existsSync('scripts/size.ts') },
   {
     name: 'elements',
