@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts'
 import { fail, fields, nowSeconds, ok, readBody, type Env } from '../http.ts'
 import { clearSession, issueSession, requireRole } from '../middleware/session.ts'
 import { rateLimit } from '../middleware/rate-limit.ts'
+import { turnstileCheck } from '../middleware/turnstile.ts'
 import { publicUser, randomAffCode, randomKey, ROLE, USER_STATUS } from '../lib/users.ts'
 import { consumeVerificationCode } from '../lib/verification.ts'
 
@@ -58,8 +59,9 @@ export function accountRoutes(ctx: AppContext) {
     () => ctx.config.criticalRateWindowSeconds,
   )
   const user = requireRole(ctx, ROLE.user)
+  const turnstile = turnstileCheck(ctx)
 
-  app.post('/user/register', critical, async (c) => {
+  app.post('/user/register', critical, turnstile, async (c) => {
     if (!o.bool('RegisterEnabled')) return fail(c, 'new registrations are closed by the administrator')
     if (!o.bool('PasswordRegisterEnabled')) return fail(c, 'registration with a password is closed; use another sign-in method')
     const body = await readBody(c, registerBody)
@@ -140,7 +142,7 @@ export function accountRoutes(ctx: AppContext) {
     return ok(c, null, 'registered')
   })
 
-  app.post('/user/login', critical, async (c) => {
+  app.post('/user/login', critical, turnstile, async (c) => {
     if (!o.bool('PasswordLoginEnabled')) return fail(c, 'password login is turned off by the administrator; use another sign-in method')
     const body = await readBody(c, loginBody)
     if (!body.username || !body.password) return fail(c, 'please enter username and password')
