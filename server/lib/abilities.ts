@@ -1,0 +1,60 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { ChannelsTable, DB } from '../db/schema.ts'
+
+export type ChannelRow = Selectable<ChannelsTable>
+
+/** Channel status: 1 enabled, 2 disabled by an administrator, 3 disabled automatically. */
+export const CHANNEL_STATUS = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const
+
+/** Rows per INSERT: 6 parameters each keeps us far below SQLite's and PostgreSQL's limits. */
+const CHUNK = 500
+
+/** A comma list split, trimmed, with empty entries and repeats dropped, order kept. */
+export function splitList(value: string): string[] {
+  const out: string[] = []
+  const seen = new Set<string>()
+  for (const part of value.split(',')) {
+    const s = part.trim()
+    if (s && !seen.has(s)) {
+      seen.add(s)
+      out.push(s)
+    }
+  }
+  return out
+}
+
+type AbilitySource = Pick<ChannelRow, 'id' | 'group' | 'models' | 'status' | 'priority' | 'weight'>
+
+/** The abilities a channel grants: one row per group x model, enabled when the channel is. */
+export function abilitiesOf(channel: AbilitySource) {
+  const enabled = channel.status === CHANNEL_STATUS.enabled ? 1 : 0
+  const rows = []
+  for (const group of splitList(channel.group)) {
+    for (const model of splitList(channel.models)) {
+      rows.push({ group, model, channel_id: channel.id, enabled, priority: channel.priority, weight: channel.weight })
+    }
+  }
+  return rows
+}
+
+/** Removes the abilities of the given channels. Run it inside the transaction that changes them. */
+export async function deleteAbilities(db: Kysely<DB>, channelIds: readonly number[]): Promise<void> {
+  for (let i = 0; i < channelIds.length; i += CHUNK) {
+    await db.deleteFrom('abilities').where('channel_id', 'in', channelIds.slice(i, i + CHUNK)).execute()
+  }
+}
+
+/**
+ * Replaces the abilities of each channel by those its current group, models, status, priority and
+ * weight grant. Pass the transaction that wrote the channels so both commit together.
+ */
+export async function rebuildAbilities(db: Kysely<DB>, channels: readonly AbilitySource[]): Promise<void> {
+  await deleteAbilities(
+    db,
+    channels.map((c) => c.id),
+  )
+  const rows = channels.flatMap(abilitiesOf)
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await db.insertInto('abilities').values(rows.slice(i, i + CHUNK)).execute()
+  }
+}
