@@ -1,0 +1,194 @@
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { dialects, startServer, type TestServer } from './helpers.ts'
+
+const now = () => Math.floor(Date.now() / 1000)
+
+for (const dialect of dialects) {
+  describe(`tokens (${dialect})`, () => {
+    let s: TestServer
+    const events: Array<[string, number | undefined]> = []
+    before(async () => {
+      s = await startServer(dialect)
+      s.ctx.bus.on((kind, id) => events.push([kind, id]))
+    })
+    after(() => s.close())
+
+    const stored = (id: number) => s.ctx.db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+
+    it('creates a token with a 48-character key and answers it', async () => {
+      const u = await s.user()
+      const r = await u.post('/api/token/', {
+        name: 'my key',
+        remain_quota: 500000,
+        expired_time: -1,
+        model_limits: 'gpt-4o, gpt-4o-mini,,gpt-4o',
+        model_limits_enabled: true,
+        unlimited_quota: false,
+      })
+      assert.equal(r.body.success, true, r.body.message)
+      const t = r.body.data
+      assert.match(t.key, /^[A-Za-z0-9]{48}$/)
+      assert.equal(t.name, 'my key')
+      assert.equal(t.status, 1)
+      assert.equal(t.remain_quota, 500000)
+      assert.equal(t.expired_time, -1)
+      assert.equal(t.model_limits, 'gpt-4o,gpt-4o-mini')
+      assert.equal(t.model_limits_enabled, true)
+      assert.equal(t.unlimited_quota, false)
+      assert.equal(t.user_id, u.id)
+      const row = await stored(t.id)
+      assert.equal(row.key, t.key, 'stored without the sk- prefix')
+      assert.equal(row.model_limits_enabled, 1)
+      const again = await u.post('/api/token/', { name: 'my key', remain_quota: 1 })
+      assert.notEqual(again.body.data.key, t.key)
+    })
+
+    it('refuses a missing or over-long name and bad numbers with a 400 naming the field', async () => {
+      const u = await s.user()
+      const cases: Array<[unknown, string]> = [
+        [{ remain_quota: 1 }, 'name'],
+        [{ name: '   ' }, 'name'],
+        [{ name: 'x'.repeat(31) }, 'name'],
+        [{ name: 'a', remain_quota: -5 }, 'remain_quota'],
+        [{ name: 'a', remain_quota: 1.5 }, 'remain_quota'],
+        [{ name: 'a', remain_quota: 1e300 }, 'remain_quota'],
+        [{ name: 'a', expired_time: 0 }, 'expired_time'],
+        [{ name: 'a', expired_time: Date.now() * 1000 }, 'expired_time'],
+        [{ name: 'a', unlimited_quota: 'yes' }, 'unlimited_quota'],
+        [{ name: 'a', model_limits: 'm'.repeat(2000) }, 'model_limits'],
+      ]
+      for (const [body, field] of cases) {
+        const r = await u.post('/api/token/', body)
+        assert.equal(r.status, 400, JSON.stringify(body))
+        assert.match(r.body.message, new RegExp(field))
+      }
+      assert.equal((await s.ctx.db.selectFrom('tokens').select('id').where('user_id', '=', u.id).execute()).length, 0)
+    })
+
+    it('pages the own tokens, newest first, size default 10 and at most 100', async () => {
+      const u = await s.user()
+      const other = await s.user()
+      await other.post('/api/token/', { name: 'not yours', remain_quota: 1 })
+      for (let i = 0; i < 12; i++) await u.post('/api/token/', { name: `t${i}`, remain_quota: 1 })
+      const page0 = (await u.get('/api/token/?p=0')).body.data as any[]
+      assert.equal(page0.length, 10)
+      assert.equal(page0[0].name, 't11')
+      assert.deepEqual(page0.map((t) => t.id), [...page0.map((t) => t.id)].sort((a, b) => b - a))
+      assert.deepEqual(((await u.get('/api/token/?p=1')).body.data as any[]).map((t) => t.name), ['t1', 't0'])
+      assert.equal(((await u.get('/api/token/?p=0&size=5')).body.data as any[]).length, 5)
+      assert.equal(((await u.get('/api/token/?p=0&size=1000')).body.data as any[]).length, 12)
+      assert.equal((await u.get('/api/token/?p=x')).status, 400)
+      for (const t of (await u.get('/api/token/?size=100')).body.data as any[]) assert.equal(t.user_id, u.id)
+    })
+
+    it('keeps every user to their own tokens', async () => {
+      const a = await s.user()
+      const b = await s.user()
+      const t = (await a.post('/api/token/', { name: 'private', remain_quota: 5 })).body.data
+      assert.equal((await b.get(`/api/token/${t.id}`)).body.success, false)
+      assert.equal((await b.get(`/api/token/${t.id}`)).body.data, null)
+      assert.equal((await b.put('/api/token/', { id: t.id, name: 'stolen' })).body.success, false)
+      assert.equal((await b.put('/api/token/?status_only=true', { id: t.id, status: 2 })).body.success, false)
+      assert.equal((await b.del(`/api/token/${t.id}/`)).body.success, false)
+      assert.deepEqual((await b.get(`/api/token/search?token=${t.key}`)).body.data, [])
+      assert.deepEqual((await b.get('/api/token/search?keyword=private')).body.data, [])
+      const row = await stored(t.id)
+      assert.deepEqual([row.name, row.status], ['private', 1])
+      assert.equal((await a.get(`/api/token/${t.id}`)).body.data.name, 'private')
+    })
+
+    it('edits a token in full and answers the new token', async () => {
+      const u = await s.user()
+      const t = (await u.post('/api/token/', { name: 'before', remain_quota: 5 })).body.data
+      const r = await u.put('/api/token/', { ...t, name: 'after', remain_quota: 77, unlimited_quota: true, expired_time: now() + 3600, model_limits: 'a,b', model_limits_enabled: true })
+      assert.equal(r.body.success, true, r.body.message)
+      assert.equal(r.body.data.name, 'after')
+      const row = await stored(t.id)
+      assert.deepEqual([row.name, row.remain_quota, row.unlimited_quota, row.model_limits, row.model_limits_enabled, row.key], ['after', 77, 1, 'a,b', 1, t.key])
+      assert.equal((await u.put('/api/token/', { id: t.id, name: '' })).status, 400)
+    })
+
+    it('switches status with status_only and answers data.status', async () => {
+      const u = await s.user()
+      const t = (await u.post('/api/token/', { name: 'switch', remain_quota: 5 })).body.data
+      const off = await u.put('/api/token/?status_only=true', { id: t.id, status: 2 })
+      assert.equal(off.body.data.status, 2)
+      assert.equal((await stored(t.id)).status, 2)
+      const on = await u.put('/api/token/?status_only=true', { id: t.id, status: 1 })
+      assert.equal(on.body.data.status, 1)
+      assert.equal((await u.put('/api/token/?status_only=true', { id: t.id, status: 3 })).status, 400)
+    })
+
+    it('reports and stores an expired token as 3 and refuses to re-enable it', async () => {
+      const u = await s.user()
+      const t = (await u.post('/api/token/', { name: 'old', remain_quota: 5, expired_time: now() + 3600 })).body.data
+      await s.ctx.db.updateTable('tokens').set({ expired_time: now() - 10 }).where('id', '=', t.id).execute()
+      events.length = 0
+      const listed = ((await u.get('/api/token/')).body.data as any[]).find((x) => x.id === t.id)
+      assert.equal(listed.status, 3)
+      assert.equal((await stored(t.id)).status, 3, 'the expiry is stored')
+      assert.deepEqual(events, [['tokens', t.id]])
+      const refused = await u.put('/api/token/?status_only=true', { id: t.id, status: 1 })
+      assert.equal(refused.body.success, false)
+      assert.match(refused.body.message, /expired/)
+      assert.equal((await stored(t.id)).status, 3)
+      await u.put('/api/token/', { id: t.id, expired_time: -1 })
+      assert.equal((await u.put('/api/token/?status_only=true', { id: t.id, status: 1 })).body.data.status, 1)
+      const created = (await u.post('/api/token/', { name: 'born old', remain_quota: 5, expired_time: 1000 })).body.data
+      assert.equal(created.status, 3)
+    })
+
+    it('reports and stores an exhausted limited token as 4 and refuses to re-enable it', async () => {
+      const u = await s.user()
+      const t = (await u.post('/api/token/', { name: 'spent', remain_quota: 5 })).body.data
+      const unlimited = (await u.post('/api/token/', { name: 'free', remain_quota: 0, unlimited_quota: true })).body.data
+      assert.equal(unlimited.status, 1, 'an unlimited token is never exhausted')
+      await s.ctx.db.updateTable('tokens').set({ remain_quota: 0 }).where('id', '=', t.id).execute()
+      assert.equal((await u.get(`/api/token/${t.id}`)).body.data.status, 4)
+      assert.equal((await stored(t.id)).status, 4)
+      const refused = await u.put('/api/token/?status_only=true', { id: t.id, status: 1 })
+      assert.equal(refused.body.success, false)
+      assert.match(refused.body.message, /used up/)
+      await u.put('/api/token/', { id: t.id, remain_quota: 100 })
+      assert.equal((await u.put('/api/token/?status_only=true', { id: t.id, status: 1 })).body.data.status, 1)
+      assert.equal((await u.get(`/api/token/${unlimited.id}`)).body.data.status, 1)
+    })
+
+    it('searches by name and by key, with or without sk-', async () => {
+      const u = await s.user()
+      const a = (await u.post('/api/token/', { name: 'Alpha key', remain_quota: 1 })).body.data
+      const b = (await u.post('/api/token/', { name: 'beta', remain_quota: 1 })).body.data
+      const ids = async (q: string) => ((await u.get(`/api/token/search?${q}`)).body.data as any[]).map((t) => t.id)
+      assert.deepEqual(await ids('keyword=alpha'), [a.id])
+      assert.deepEqual(await ids('keyword=KEY'), [a.id])
+      assert.deepEqual(await ids(`token=sk-${b.key}`), [b.id])
+      assert.deepEqual(await ids(`token=${b.key}`), [b.id])
+      assert.deepEqual(await ids(`token=${b.key.slice(0, 10)}`), [b.id])
+      assert.deepEqual(await ids(`token=${b.key.slice(0, 10).toLowerCase() === b.key.slice(0, 10) ? 'ZZZZ' : b.key.slice(0, 10).toLowerCase()}`), [])
+      assert.deepEqual(await ids('keyword=%25'), [])
+      assert.deepEqual((await ids('keyword=&token=')).sort(), [a.id, b.id].sort())
+    })
+
+    it('deletes with and without the trailing slash', async () => {
+      const u = await s.user()
+      const a = (await u.post('/api/token/', { name: 'one', remain_quota: 1 })).body.data
+      const b = (await u.post('/api/token/', { name: 'two', remain_quota: 1 })).body.data
+      events.length = 0
+      assert.equal((await u.del(`/api/token/${a.id}/`)).body.success, true)
+      assert.equal((await u.del(`/api/token/${b.id}`)).body.success, true)
+      assert.equal((await u.del(`/api/token/${b.id}`)).body.success, false)
+      assert.deepEqual((await u.get('/api/token/')).body.data, [])
+      assert.deepEqual(events, [['tokens', a.id], ['tokens', b.id]])
+    })
+
+    it('tells the caches after every change', async () => {
+      const u = await s.user()
+      events.length = 0
+      const t = (await u.post('/api/token/', { name: 'watched', remain_quota: 1 })).body.data
+      await u.put('/api/token/', { id: t.id, name: 'watched2' })
+      await u.put('/api/token/?status_only=true', { id: t.id, status: 2 })
+      assert.deepEqual(events, [['tokens', t.id], ['tokens', t.id], ['tokens', t.id]])
+    })
+  })
+}
