@@ -207,12 +207,33 @@ function init(dialect: Dialect): Migration {
   }
 }
 
+/**
+ * Task fields the console's task lists show that the first schema lacked: a sub-platform (the Pika
+ * list's `platfrom` filter), title and text (song title, lyrics, describe output), the media URLs
+ * by kind, a result, and the length of the produced video or audio in seconds.
+ */
+function tasksExtra(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('tasks').addColumn('sub_platform', 'varchar(32)', (c) => c.notNull().defaultTo('')).execute()
+      for (const col of ['title', 'text', 'image_url', 'audio_url', 'result']) {
+        await db.schema.alterTable('tasks').addColumn(col, 'text', (c) => c.notNull().defaultTo('')).execute()
+      }
+      await db.schema.alterTable('tasks').addColumn('video_duration', 'double precision', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema.createIndex('tasks_platform_sub').on('tasks').columns(['platform', 'sub_platform', 'id']).execute()
+    },
+  }
+}
+
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_init': init(dialect) }) },
+    provider: { getMigrations: async () => ({ '0001_init': init(dialect), '0003_tasks': tasksExtra() }) },
     migrationTableName: 'tollgate_migrations',
     migrationLockTableName: 'tollgate_migrations_lock',
+    // helpers add numbered migrations in parallel (0002_…, 0003_…); a database that already ran a
+    // later number must still accept an earlier one added afterwards
+    allowUnorderedMigrations: true,
   })
   const { error, results } = await migrator.migrateToLatest()
   if (error) {

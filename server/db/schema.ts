@@ -159,6 +159,15 @@ export interface TasksTable {
   properties: D<string>
   data: D<string>
   buttons: D<string>
+  /** added by 0003_tasks */
+  sub_platform: D<string>
+  title: D<string>
+  text: D<string>
+  image_url: D<string>
+  audio_url: D<string>
+  result: D<string>
+  /** length of the produced video or audio, seconds */
+  video_duration: D<number>
 }
 
 /** Hourly usage buckets for the data dashboard: created_at is the start of the hour (seconds). */
