@@ -92,6 +92,13 @@ async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> 
     async drop() {
       const a = new pg.Client({ connectionString: base.toString() })
       await a.connect()
+      // pg's Pool.end() resolves before its sockets have closed; a FORCE drop would then kill
+      // backends the pool is still ending, and that error surfaces as an uncaught exception.
+      for (let i = 0; i < 100; i++) {
+        const r = await a.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])
+        if (r.rows[0].n === 0) break
+        await new Promise((done) => setTimeout(done, 20))
+      }
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await a.end()
     },
