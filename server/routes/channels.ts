@@ -285,6 +285,10 @@ export function channelsRoutes(ctx: AppContext) {
   const admin = requireRole(ctx, ROLE.admin)
   const user = requireRole(ctx, ROLE.user)
   const db = ctx.db
+  // PostgreSQL runs writers side by side: every transaction that rebuilds or removes a channel's
+  // abilities first writes or locks the channel row, so two of them never interleave on one channel
+  // and a delete always sees the abilities an update just wrote (SQLite has a single writer)
+  const pg = ctx.database.dialect === 'postgres'
 
   const emitAll = (ids: readonly number[]) => {
     for (const id of ids) ctx.bus.emit('channels', id)
@@ -393,7 +397,9 @@ export function channelsRoutes(ctx: AppContext) {
     const newKey = (key ?? '').trim()
     if (newKey) changes.key = newKey
     const updated = await db.transaction().execute(async (tx) => {
-      const current = await tx.selectFrom('channels').select(['type', 'other']).where('id', '=', id).executeTakeFirst()
+      let find = tx.selectFrom('channels').select(['type', 'other']).where('id', '=', id)
+      if (pg) find = find.forUpdate()
+      const current = await find.executeTakeFirst()
       if (!current) return null
       withDefaultOther(changes, current)
       if (Object.keys(changes).length) await tx.updateTable('channels').set(changes).where('id', '=', id).execute()
@@ -408,13 +414,14 @@ export function channelsRoutes(ctx: AppContext) {
 
   app.delete('/channel/disabled', admin, async (c) => {
     const ids = await db.transaction().execute(async (tx) => {
+      // the status test sits in the DELETE itself, so a channel enabled meanwhile is kept
       const rows = await tx
-        .selectFrom('channels')
-        .select('id')
+        .deleteFrom('channels')
         .where('status', 'in', [CHANNEL_STATUS.manuallyDisabled, CHANNEL_STATUS.autoDisabled])
+        .returning('id')
         .execute()
       const found = rows.map((r) => r.id)
-      await deleteChannels(tx, found)
+      await deleteAbilities(tx, found)
       return found
     })
     emitAll(ids)
@@ -426,9 +433,9 @@ export function channelsRoutes(ctx: AppContext) {
     const unique: number[] = [...new Set<number>(ids)]
     if (unique.length === 0) return fail(c, MSG.nothingSelected)
     const gone = await db.transaction().execute(async (tx) => {
-      const rows = await tx.selectFrom('channels').select('id').where('id', 'in', unique).execute()
+      const rows = await tx.deleteFrom('channels').where('id', 'in', unique).returning('id').execute()
       const found = rows.map((r) => r.id)
-      await deleteChannels(tx, found)
+      await deleteAbilities(tx, found)
       return found
     })
     emitAll(gone)
@@ -437,6 +444,7 @@ export function channelsRoutes(ctx: AppContext) {
 
   app.post('/channel/fix', admin, async (c) => {
     const count = await db.transaction().execute(async (tx) => {
+      if (pg) await tx.selectFrom('channels').select('id').forUpdate().execute()
       await tx.deleteFrom('abilities').execute()
       let done = 0
       let after = 0
@@ -463,9 +471,9 @@ export function channelsRoutes(ctx: AppContext) {
   const removeOne = async (c: Context<Env>) => {
     const { id } = check(idParam, c.req.param())
     const found = await db.transaction().execute(async (tx) => {
-      const row = await tx.selectFrom('channels').select('id').where('id', '=', id).executeTakeFirst()
-      if (row) await deleteChannels(tx, [id])
-      return Boolean(row)
+      const r = await tx.deleteFrom('channels').where('id', '=', id).executeTakeFirst()
+      await deleteAbilities(tx, [id])
+      return Number(r.numDeletedRows) === 1
     })
     if (!found) return fail(c, MSG.notFound)
     ctx.bus.emit('channels', id)
@@ -533,9 +541,3 @@ export function channelsRoutes(ctx: AppContext) {
   return app
 }
 
-async function deleteChannels(tx: AppContext['db'], ids: readonly number[]): Promise<void> {
-  await deleteAbilities(tx, ids)
-  for (let i = 0; i < ids.length; i += 500) {
-    await tx.deleteFrom('channels').where('id', 'in', ids.slice(i, i + 500)).execute()
-  }
-}

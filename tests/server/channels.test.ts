@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import type { AddressInfo } from 'node:net'
 import { dialects, startServer, type Client, type TestServer } from './helpers.ts'
 import { CHANNEL_TYPES, channelTypeName } from '../../server/lib/channel-types.ts'
+import { abilitiesOf } from '../../server/lib/abilities.ts'
 
 interface Seen {
   method: string
@@ -349,6 +350,31 @@ for (const dialect of dialects) {
       assert.equal(azure.body.data.other, '2023-06-01-preview')
       const base2 = await admin.put('/api/channel/', { id: ch.id, base_url: 'http://127.0.0.1:9/' })
       assert.equal(base2.body.data.base_url, 'http://127.0.0.1:9')
+    })
+
+    it('keeps abilities equal to the channels under concurrent updates and deletes', async () => {
+      const chans = []
+      for (let i = 0; i < 6; i++) chans.push(await create({ group: 'default,vip' }))
+      const calls = []
+      for (let i = 0; i < 48; i++) {
+        const ch = chans[i % 6]!
+        calls.push(admin.put('/api/channel/', { id: ch.id, models: `m${i},shared`, status: i % 3 ? 1 : 2, priority: i }))
+        if (i === 10) calls.push(admin.del(`/api/channel/${chans[3]!.id}/`))
+        if (i === 20) calls.push(admin.del(`/api/channel/${chans[4]!.id}`))
+        if (i === 30) calls.push(admin.post('/api/channel/batch', { ids: [chans[5]!.id] }))
+        if (i === 15) calls.push(admin.post('/api/channel/fix'))
+      }
+      const replies = await Promise.all(calls)
+      for (const r of replies) assert.equal(r.status, 200, r.body.message)
+      const key = (a: { group: string; model: string; channel_id: number }) => `${a.channel_id}/${a.group}/${a.model}`
+      const channels = await s.ctx.db.selectFrom('channels').selectAll().execute()
+      const want = channels.flatMap(abilitiesOf).sort((a, b) => key(a).localeCompare(key(b)))
+      const got = (await abilities()).map((a) => ({ ...a })).sort((a, b) => key(a).localeCompare(key(b)))
+      assert.deepEqual(got, want)
+      assert.deepEqual(
+        channels.map((c) => c.id).sort(),
+        chans.slice(0, 3).map((c) => c.id).sort(),
+      )
     })
 
     it('deletes one channel (with or without the slash) and its abilities', async () => {
