@@ -334,6 +334,10 @@ for (const dialect of dialects) {
       assert.equal(r.body.success, false)
       assert.match(r.body.message, /another account/)
       assert.equal((await a.get('/api/user/self')).body.data.email, '')
+      // the refusal does not spend the code: once the address is free it still binds
+      await s.ctx.db.updateTable('users').set({ email: '' }).where('id', '=', b.id).execute()
+      const later = await a.get(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=${code}`)
+      assert.equal(later.body.success, true, later.body.message)
     })
 
     it('asks an anonymous caller to sign in before mailing a bind code', async () => {
