@@ -1,0 +1,90 @@
+import type { ChannelState } from '../state.ts'
+import type { UpstreamCall } from '../upstream.ts'
+import type { Usage } from '../pricing.ts'
+
+export type Mode = 'chat' | 'completions' | 'embeddings' | 'images' | 'moderations' | 'speech' | 'transcriptions' | 'translations'
+
+/** One client request, as the adapters see it. */
+export interface RelayCall {
+  mode: Mode
+  /** the OpenAI path after /v1, e.g. /chat/completions */
+  path: string
+  /** the bytes the client sent */
+  raw: Buffer
+  /** parsed JSON body; null for multipart */
+  json: Record<string, any> | null
+  contentType: string
+  /** the model the client asked for */
+  model: string
+  stream: boolean
+  /** the client asked for stream_options.include_usage */
+  wantUsage: boolean
+}
+
+/** Turns upstream SSE events into what the client receives (OpenAI chat chunks). */
+export interface StreamTranslator {
+  /** whole events in, bytes for the client out (null: nothing to send) */
+  segment(seg: Buffer): Buffer | string | null
+  /** the upstream ended: trailing bytes (a usage chunk when the client asked, [DONE]) */
+  end(usage: Usage): string | null
+  /** usage the upstream reported, if any */
+  usage: Usage | null
+  /** text produced so far, to count when the upstream reports no usage */
+  produced(): { texts: string[]; extraTokens: number }
+}
+
+export interface Adapter {
+  /** shown as owned_by in /v1/models */
+  owner: string
+  supports(mode: Mode): boolean
+  /** whether stream_options.include_usage may be added for this channel type */
+  streamUsage: boolean
+  build(call: RelayCall, ch: ChannelState, upstreamModel: string, body: () => Buffer): UpstreamCall
+  /** a non-stream success body -> client body (OpenAI format) and the usage it reports */
+  response(call: RelayCall, body: Buffer, contentType: string): { body: Buffer | string; usage: Usage | null; contentType: string }
+  stream(call: RelayCall, hideUsage: boolean): StreamTranslator
+}
+
+export function usageOf(prompt: number, completion: number): Usage {
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion }
+}
+
+export function finishReason(reason: string | null | undefined): string | null {
+  switch (reason) {
+    case undefined:
+    case null:
+    case '':
+      return null
+    case 'end_turn':
+    case 'stop_sequence':
+    case 'STOP':
+    case 'stop':
+      return 'stop'
+    case 'max_tokens':
+    case 'MAX_TOKENS':
+    case 'length':
+      return 'length'
+    case 'tool_use':
+    case 'tool_calls':
+      return 'tool_calls'
+    case 'SAFETY':
+    case 'RECITATION':
+    case 'BLOCKLIST':
+    case 'PROHIBITED_CONTENT':
+    case 'refusal':
+      return 'content_filter'
+    default:
+      return 'stop'
+  }
+}
+
+/** Text of an OpenAI message content (string or parts). */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (Array.isArray(content)) {
+    let s = ''
+    for (const p of content) if (p && typeof p === 'object' && (p as { type?: string }).type === 'text') s += String((p as { text?: unknown }).text ?? '')
+    return s
+  }
+  return ''
+}

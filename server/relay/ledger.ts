@@ -1,0 +1,428 @@
+import { sql, type Insertable } from 'kysely'
+import type { StatementSync } from 'node:sqlite'
+import type { AppContext } from '../context.ts'
+import type { LogsTable } from '../db/schema.ts'
+import type { RelayState, TokenState, UserState } from './state.ts'
+import { TOKEN_STATUS } from './state.ts'
+
+export type LogRow = Insertable<LogsTable> & {
+  user_id: number
+  created_at: number
+  quota: number
+  prompt_tokens: number
+  completion_tokens: number
+  model_name: string
+}
+
+interface UserDelta {
+  quota: number
+  used: number
+  count: number
+}
+interface TokenDelta {
+  remain: number
+  used: number
+  accessed: number
+}
+interface Bucket {
+  user_id: number
+  username: string
+  model_name: string
+  created_at: number
+  token_used: number
+  count: number
+  quota: number
+}
+
+interface Batch {
+  users: Map<number, UserDelta>
+  tokens: Map<number, TokenDelta>
+  channels: Map<number, number>
+  statuses: Map<number, number>
+  logs: LogRow[]
+  buckets: Map<string, Bucket>
+}
+
+const emptyBatch = (): Batch => ({
+  users: new Map(),
+  tokens: new Map(),
+  channels: new Map(),
+  statuses: new Map(),
+  logs: [],
+  buckets: new Map(),
+})
+
+/** What a request holds from pre-consume until it settles or is refunded. */
+export interface Reservation {
+  user: UserState
+  token: TokenState
+  amount: number
+  done: boolean
+}
+
+const MAX_QUEUED_LOGS = 200_000
+
+class Busy extends Error {}
+const LOG_COLUMNS = [
+  'user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota',
+  'prompt_tokens', 'completion_tokens', 'use_time', 'is_stream', 'channel', 'other',
+] as const
+
+/**
+ * The relay's ledger. The database is the source of truth; the relay's view of a balance is the
+ * last value read from it plus the deltas not yet written (pending, and the batch being flushed),
+ * minus what requests in flight hold (reservations, memory only). Deltas and log rows are written
+ * in one transaction per batch, as relative updates, by one writer. Re-reads of balance rows run
+ * through the same lock as flushes, so a re-read never sees half a flush.
+ */
+export class Ledger {
+  private pending: Batch = emptyBatch()
+  private flushing: Batch | null = null
+  private chain: Promise<unknown> = Promise.resolve()
+  private timer: NodeJS.Timeout | null = null
+  private soon: NodeJS.Timeout | null = null
+  private stmts: Record<string, StatementSync> | null = null
+  private ctx: AppContext
+  private state: RelayState
+  /** batch size that triggers a flush before the timer */
+  flushRows = 500
+  intervalMs = 500
+  lastError: unknown = null
+
+  constructor(ctx: AppContext, state: RelayState) {
+    this.ctx = ctx
+    this.state = state
+  }
+
+  start(): void {
+    if (this.timer) return
+    this.timer = setInterval(() => void this.flush(), this.intervalMs)
+    this.timer.unref()
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+    if (this.soon) clearTimeout(this.soon)
+    this.timer = null
+    this.soon = null
+  }
+
+  /** Runs fn after every earlier flush or re-read has finished. */
+  locked<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn, fn)
+    this.chain = run.catch(() => undefined)
+    return run
+  }
+
+  // ---- views --------------------------------------------------------------------------------
+
+  /** The user's quota as the relay sees it: database + unwritten deltas (reservations not taken off). */
+  userQuota(u: UserState): number {
+    return u.quota + (this.pending.users.get(u.id)?.quota ?? 0) + (this.flushing?.users.get(u.id)?.quota ?? 0)
+  }
+
+  userUsed(u: UserState): number {
+    return u.used + (this.pending.users.get(u.id)?.used ?? 0) + (this.flushing?.users.get(u.id)?.used ?? 0)
+  }
+
+  tokenRemain(t: TokenState): number {
+    return t.remain + (this.pending.tokens.get(t.id)?.remain ?? 0) + (this.flushing?.tokens.get(t.id)?.remain ?? 0)
+  }
+
+  tokenUsed(t: TokenState): number {
+    return t.used + (this.pending.tokens.get(t.id)?.used ?? 0) + (this.flushing?.tokens.get(t.id)?.used ?? 0)
+  }
+
+  // ---- request path (synchronous, memory only) -----------------------------------------------
+
+  /**
+   * Checks and holds `amount` on the user and the token in one synchronous step, so concurrent
+   * requests can never together hold more than the balances. Returns a refusal message or the hold.
+   */
+  reserve(user: UserState, token: TokenState, amount: number): Reservation | { refused: string; code: string; status: number } {
+    const userLeft = this.userQuota(user) - user.reserved
+    if (this.userQuota(user) <= 0 || userLeft < amount) {
+      return { refused: 'user quota is not enough', code: 'insufficient_user_quota', status: 403 }
+    }
+    if (!token.unlimited) {
+      const tokenLeft = this.tokenRemain(token) - token.reserved
+      if (tokenLeft < amount) return { refused: 'token quota is not enough', code: 'insufficient_token_quota', status: 403 }
+    }
+    user.reserved += amount
+    token.reserved += amount
+    return { user, token, amount, done: false }
+  }
+
+  /** Gives a hold back without charging (upstream failed). */
+  release(r: Reservation): void {
+    if (r.done) return
+    r.done = true
+    r.user.reserved -= r.amount
+    r.token.reserved -= r.amount
+  }
+
+  /**
+   * Ends a hold and charges the real cost: user, token and channel counters; the log row when
+   * LogConsumeEnabled, its dashboard bucket when DataExportEnabled.
+   */
+  settle(r: Reservation, quota: number, channelId: number, log: LogRow, now: number): void {
+    this.release(r)
+    const u = this.pending.users.get(r.user.id) ?? { quota: 0, used: 0, count: 0 }
+    u.quota -= quota
+    u.used += quota
+    u.count += 1
+    this.pending.users.set(r.user.id, u)
+    const t = this.pending.tokens.get(r.token.id) ?? { remain: 0, used: 0, accessed: 0 }
+    t.remain -= quota
+    t.used += quota
+    t.accessed = now
+    this.pending.tokens.set(r.token.id, t)
+    if (quota !== 0 && channelId > 0) this.pending.channels.set(channelId, (this.pending.channels.get(channelId) ?? 0) + quota)
+    if (this.ctx.options.bool('DataExportEnabled')) this.addBucket(log)
+    if (this.ctx.options.bool('LogConsumeEnabled')) this.enqueueLog(log)
+  }
+
+  /** Queues a log row for the next batch. */
+  enqueueLog(log: LogRow): void {
+    const q = this.pending.logs
+    if (q.length >= MAX_QUEUED_LOGS) {
+      q.shift()
+      if (!this.lastError) console.error('relay: log queue full, dropping the oldest row (is the database down?)')
+    }
+    q.push(log)
+    if (q.length >= this.flushRows && !this.soon) {
+      this.soon = setTimeout(() => {
+        this.soon = null
+        void this.flush()
+      }, 0)
+    }
+  }
+
+  private addBucket(log: LogRow): void {
+    const hour = log.created_at - (log.created_at % 3600)
+    const k = `${log.user_id}\u0000${log.model_name}\u0000${hour}`
+    let b = this.pending.buckets.get(k)
+    if (!b) {
+      b = { user_id: log.user_id, username: log.username, model_name: log.model_name, created_at: hour, token_used: 0, count: 0, quota: 0 }
+      this.pending.buckets.set(k, b)
+    }
+    b.count += 1
+    b.quota += log.quota
+    b.token_used += log.prompt_tokens + log.completion_tokens
+  }
+
+  /** Marks a token expired (3) or exhausted (4), in memory now and in the database with the next batch. */
+  setTokenStatus(t: TokenState, status: number): void {
+    t.status = status
+    this.pending.statuses.set(t.id, status)
+  }
+
+  hasPending(): boolean {
+    const p = this.pending
+    return p.logs.length > 0 || p.users.size > 0 || p.tokens.size > 0 || p.channels.size > 0 || p.statuses.size > 0 || p.buckets.size > 0
+  }
+
+  // ---- re-reads ---------------------------------------------------------------------------------
+
+  reloadUser(id: number) {
+    return this.locked(() => this.state.loadUser(id))
+  }
+  reloadToken(id: number) {
+    return this.locked(() => this.state.loadToken(id))
+  }
+  reloadUsers() {
+    return this.locked(() => this.state.loadUsers())
+  }
+  reloadTokens() {
+    return this.locked(() => this.state.loadTokens())
+  }
+
+  // ---- writer -------------------------------------------------------------------------------------
+
+  /** Writes everything pending in one transaction. Safe to call at any time; calls queue up. */
+  flush(): Promise<void> {
+    return this.locked(() => this.flushLocked())
+  }
+
+  private async flushLocked(): Promise<void> {
+    if (!this.hasPending()) return
+    const batch = this.pending
+    this.pending = emptyBatch()
+    this.flushing = batch
+    try {
+      if (this.ctx.database.dialect === 'sqlite' && this.ctx.database.sqlite) this.writeSqlite(batch)
+      else await this.writePostgres(batch)
+      this.lastError = null
+      for (const [id, d] of batch.users) {
+        const u = this.state.users.get(id)
+        if (u) {
+          u.quota += d.quota
+          u.used += d.used
+          u.count += d.count
+        }
+      }
+      for (const [id, d] of batch.tokens) {
+        const t = this.state.tokensById.get(id)
+        if (t) {
+          t.remain += d.remain
+          t.used += d.used
+        }
+      }
+    } catch (err) {
+      this.merge(batch)
+      if (err instanceof Busy) {
+        if (!this.soon) {
+          this.soon = setTimeout(() => {
+            this.soon = null
+            void this.flush()
+          }, 5)
+        }
+      } else {
+        if (!this.lastError) console.error('relay: writing quota and logs failed, will retry:', err)
+        this.lastError = err
+      }
+    } finally {
+      this.flushing = null
+    }
+  }
+
+  /** Puts a failed batch back in front of what accumulated meanwhile. */
+  private merge(b: Batch): void {
+    const p = this.pending
+    for (const [id, d] of b.users) {
+      const x = p.users.get(id)
+      if (x) {
+        x.quota += d.quota
+        x.used += d.used
+        x.count += d.count
+      } else p.users.set(id, d)
+    }
+    for (const [id, d] of b.tokens) {
+      const x = p.tokens.get(id)
+      if (x) {
+        x.remain += d.remain
+        x.used += d.used
+        x.accessed = Math.max(x.accessed, d.accessed)
+      } else p.tokens.set(id, d)
+    }
+    for (const [id, d] of b.channels) p.channels.set(id, (p.channels.get(id) ?? 0) + d)
+    for (const [id, s] of b.statuses) if (!p.statuses.has(id)) p.statuses.set(id, s)
+    p.logs = b.logs.concat(p.logs)
+    for (const [k, d] of b.buckets) {
+      const x = p.buckets.get(k)
+      if (x) {
+        x.count += d.count
+        x.quota += d.quota
+        x.token_used += d.token_used
+      } else p.buckets.set(k, d)
+    }
+  }
+
+  private sqliteStatements(): Record<string, StatementSync> {
+    if (this.stmts) return this.stmts
+    const db = this.ctx.database.sqlite!
+    this.stmts = {
+      log: db.prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`),
+      user: db.prepare('UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?'),
+      token: db.prepare(
+        'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = max(accessed_time, ?) WHERE id = ?',
+      ),
+      channel: db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?'),
+      expired: db.prepare('UPDATE tokens SET status = 3 WHERE id = ? AND status = 1 AND expired_time <> -1 AND expired_time < ?'),
+      exhausted: db.prepare('UPDATE tokens SET status = 4 WHERE id = ? AND status = 1 AND unlimited_quota = 0 AND remain_quota <= 0'),
+      bucket: db.prepare(
+        `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET token_used = quota_data.token_used + excluded.token_used,
+         count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota`,
+      ),
+    }
+    return this.stmts
+  }
+
+  /**
+   * SQLite: node:sqlite is synchronous, so the whole batch runs as one uninterrupted transaction.
+   * Kysely shares this connection without a lock; if one of its transactions is open right now
+   * (between two awaits of another route), wait for the next tick rather than join it.
+   */
+  private writeSqlite(b: Batch): void {
+    const db = this.ctx.database.sqlite!
+    if (db.isTransaction) throw new Busy()
+    const s = this.sqliteStatements()
+    const now = Math.floor(Date.now() / 1000)
+    db.exec('BEGIN IMMEDIATE')
+    try {
+      for (const l of b.logs) {
+        s.log.run(
+          l.user_id, l.created_at, l.type ?? 2, l.content ?? '', l.username, l.token_name ?? '', l.token_id ?? 0, l.model_name,
+          l.quota, l.prompt_tokens, l.completion_tokens, l.use_time ?? 0, l.is_stream ?? 0, l.channel ?? 0, l.other ?? '',
+        )
+      }
+      for (const [id, d] of b.users) s.user.run(d.quota, d.used, d.count, id)
+      for (const [id, d] of b.tokens) s.token.run(d.remain, d.used, d.accessed, id)
+      for (const [id, d] of b.channels) s.channel.run(d, id)
+      for (const [id, st] of b.statuses) {
+        if (st === TOKEN_STATUS.expired) s.expired.run(id, now)
+        else if (st === TOKEN_STATUS.exhausted) s.exhausted.run(id)
+      }
+      for (const k of b.buckets.values()) s.bucket.run(k.user_id, k.username, k.model_name, k.created_at, k.token_used, k.count, k.quota)
+      db.exec('COMMIT')
+    } catch (err) {
+      if (db.isTransaction) db.exec('ROLLBACK')
+      throw err
+    }
+  }
+
+  private async writePostgres(b: Batch): Promise<void> {
+    const now = Math.floor(Date.now() / 1000)
+    await this.ctx.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < b.logs.length; i += 400) {
+        const rows = b.logs.slice(i, i + 400).map((l) => ({
+          user_id: l.user_id, created_at: l.created_at, type: l.type ?? 2, content: l.content ?? '', username: l.username,
+          token_name: l.token_name ?? '', token_id: l.token_id ?? 0, model_name: l.model_name, quota: l.quota,
+          prompt_tokens: l.prompt_tokens, completion_tokens: l.completion_tokens, use_time: l.use_time ?? 0,
+          is_stream: l.is_stream ?? 0, channel: l.channel ?? 0, other: l.other ?? '',
+        }))
+        await trx.insertInto('logs').values(rows).execute()
+      }
+      // ids in ascending order so two writers touching the same rows lock them in the same order
+      const users = [...b.users].sort((x, y) => x[0] - y[0])
+      for (let i = 0; i < users.length; i += 500) {
+        const values = sql.join(users.slice(i, i + 500).map(([id, d]) => sql`(${id}::bigint, ${d.quota}::bigint, ${d.used}::bigint, ${d.count}::bigint)`))
+        await sql`UPDATE users AS u SET quota = u.quota + v.q, used_quota = u.used_quota + v.uq, request_count = u.request_count + v.c
+          FROM (VALUES ${values}) AS v(id, q, uq, c) WHERE u.id = v.id`.execute(trx)
+      }
+      const tokens = [...b.tokens].sort((x, y) => x[0] - y[0])
+      for (let i = 0; i < tokens.length; i += 500) {
+        const values = sql.join(tokens.slice(i, i + 500).map(([id, d]) => sql`(${id}::bigint, ${d.remain}::bigint, ${d.used}::bigint, ${d.accessed}::bigint)`))
+        await sql`UPDATE tokens AS t SET remain_quota = t.remain_quota + v.r, used_quota = t.used_quota + v.uq,
+          accessed_time = GREATEST(t.accessed_time, v.a) FROM (VALUES ${values}) AS v(id, r, uq, a) WHERE t.id = v.id`.execute(trx)
+      }
+      const channels = [...b.channels].sort((x, y) => x[0] - y[0])
+      if (channels.length) {
+        const values = sql.join(channels.map(([id, d]) => sql`(${id}::bigint, ${d}::bigint)`))
+        await sql`UPDATE channels AS c SET used_quota = c.used_quota + v.q FROM (VALUES ${values}) AS v(id, q) WHERE c.id = v.id`.execute(trx)
+      }
+      for (const [id, st] of b.statuses) {
+        if (st === TOKEN_STATUS.expired) {
+          await sql`UPDATE tokens SET status = 3 WHERE id = ${id} AND status = 1 AND expired_time <> -1 AND expired_time < ${now}`.execute(trx)
+        } else if (st === TOKEN_STATUS.exhausted) {
+          await sql`UPDATE tokens SET status = 4 WHERE id = ${id} AND status = 1 AND unlimited_quota = 0 AND remain_quota <= 0`.execute(trx)
+        }
+      }
+      const buckets = [...b.buckets.values()]
+      for (let i = 0; i < buckets.length; i += 500) {
+        await trx
+          .insertInto('quota_data')
+          .values(buckets.slice(i, i + 500))
+          .onConflict((oc) =>
+            oc.columns(['user_id', 'model_name', 'created_at']).doUpdateSet({
+              token_used: sql`quota_data.token_used + excluded.token_used`,
+              count: sql`quota_data.count + excluded.count`,
+              quota: sql`quota_data.quota + excluded.quota`,
+            }),
+          )
+          .execute()
+      }
+    })
+  }
+}

@@ -1,0 +1,79 @@
+import type { AppContext } from '../context.ts'
+import type { UpstreamError } from './errors.ts'
+import { CHANNEL_STATUS, type ChannelState, type RelayState } from './state.ts'
+
+const DISABLE_CODES = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active', 'insufficient_quota'])
+const DISABLE_TYPES = new Set(['insufficient_quota', 'insufficient_user_quota', 'authentication_error', 'permission_error', 'forbidden'])
+const DISABLE_PREFIXES = [
+  'Your credit balance is too low',
+  'This organization has been disabled.',
+  'You exceeded your current quota',
+  'Permission denied',
+]
+
+/**
+ * Whether an upstream failure means the channel itself is unusable (bad key, no quota left at
+ * the provider), as opposed to a failure of this one request.
+ */
+export function shouldDisable(ch: ChannelState, err: UpstreamError): boolean {
+  if (err.status === 401) return true
+  if (err.status === 403 && ch.type === 24) return true
+  if (typeof err.code === 'string' && DISABLE_CODES.has(err.code)) return true
+  if (DISABLE_TYPES.has(err.type)) return true
+  if (DISABLE_PREFIXES.some((p) => err.message.startsWith(p))) return true
+  return /\b(invalid|incorrect) (x-)?api[ _-]?key\b/i.test(err.message)
+}
+
+/** Automatic disabling and enabling of channels (status 3), written off the request path. */
+export class ChannelMonitor {
+  private ctx: AppContext
+  private state: RelayState
+
+  constructor(ctx: AppContext, state: RelayState) {
+    this.ctx = ctx
+    this.state = state
+  }
+
+  /** Auto-disables after a failed relay call when the options and the channel allow it. */
+  consider(ch: ChannelState, err: UpstreamError): Promise<boolean> | null {
+    if (!this.ctx.options.bool('AutomaticDisableChannelEnabled') || !ch.autoBan) return null
+    if (!shouldDisable(ch, err)) return null
+    return this.disable(ch.id, `${err.status}: ${err.message}`.slice(0, 500))
+  }
+
+  /** Sets status 3 (automatically disabled) with the reason; at once in memory. */
+  async disable(id: number, reason: string): Promise<boolean> {
+    this.state.setChannelStatus(id, CHANNEL_STATUS.auto)
+    try {
+      const info = JSON.stringify({ status_reason: reason, status_time: Math.floor(Date.now() / 1000) })
+      const r = await this.ctx.db
+        .updateTable('channels')
+        .set({ status: CHANNEL_STATUS.auto, other_info: info })
+        .where('id', '=', id)
+        .where('status', '=', CHANNEL_STATUS.enabled)
+        .executeTakeFirst()
+      const changed = Number(r.numUpdatedRows) === 1
+      if (changed) this.ctx.bus.emit('channels', id)
+      return changed
+    } catch (err) {
+      console.error(`relay: could not disable channel ${id}:`, err)
+      return false
+    }
+  }
+
+  /** Re-enables a channel this monitor disabled (status 3 only; a manual disable stays). */
+  async enable(id: number): Promise<boolean> {
+    const r = await this.ctx.db
+      .updateTable('channels')
+      .set({ status: CHANNEL_STATUS.enabled, other_info: '' })
+      .where('id', '=', id)
+      .where('status', '=', CHANNEL_STATUS.auto)
+      .executeTakeFirst()
+    const changed = Number(r.numUpdatedRows) === 1
+    if (changed) {
+      this.state.setChannelStatus(id, CHANNEL_STATUS.enabled)
+      this.ctx.bus.emit('channels', id)
+    }
+    return changed
+  }
+}

@@ -1,0 +1,52 @@
+import { Agent, type Dispatcher } from 'undici'
+
+/** What an adapter asks the upstream. */
+export interface UpstreamCall {
+  origin: string
+  path: string
+  method: 'GET' | 'POST'
+  headers: Record<string, string>
+  body: Buffer | string | null
+}
+
+export type UpstreamResponse = Dispatcher.ResponseData
+
+/**
+ * One keep-alive pool per upstream origin (undici Agent). Long header and body timeouts: a
+ * non-stream completion may think for minutes before its first byte.
+ */
+export class Upstream {
+  agent: Agent
+
+  constructor() {
+    this.agent = new Agent({
+      connections: 256,
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+      headersTimeout: 600_000,
+      bodyTimeout: 300_000,
+      connect: { timeout: 15_000 },
+    })
+  }
+
+  request(call: UpstreamCall, signal?: AbortSignal): Promise<UpstreamResponse> {
+    return this.agent.request({
+      origin: call.origin,
+      path: call.path,
+      method: call.method,
+      headers: call.headers,
+      body: call.body,
+      signal,
+    })
+  }
+
+  close(): Promise<void> {
+    return this.agent.destroy()
+  }
+}
+
+/** Splits a base URL into the origin undici wants and the path prefix to keep. */
+export function splitBase(base: string): { origin: string; prefix: string } {
+  const u = new URL(base)
+  return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, '') }
+}
