@@ -4,6 +4,7 @@
  */
 import { serve, type ServerType } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
+import type { Server as HttpServer } from 'node:http'
 import { startServer, type Dialect, type TestServer } from './helpers.ts'
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream.ts'
 import { relayOf } from '../../server/relay/index.ts'
@@ -163,7 +164,7 @@ export async function relayFixture(dialect: Dialect, options: Record<string, str
     },
     async close() {
       await new Promise<void>((resolve) => {
-        http.closeAllConnections?.()
+        ;(http as HttpServer).closeAllConnections()
         http.close(() => resolve())
       })
       await s.close()
