@@ -394,7 +394,8 @@ export class RelayEngine {
         }
         if (res.statusCode < 200 || res.statusCode >= 300) {
           const uerr = parseUpstreamError(res.statusCode, await readLimited(res.body))
-          void this.monitor.consider(ch, uerr)
+          const disabling = this.monitor.consider(ch, uerr)
+          if (disabling) this.track(disabling)
           const status = this.mapStatus(ch, res.statusCode)
           last = new RelayError(status, uerr.message, uerr.code, uerr.type)
           if (status === 429 || status >= 500) continue

@@ -174,6 +174,15 @@ export async function relayFixture(dialect: Dialect, options: Record<string, str
   return f
 }
 
+/** Polls a condition every 10 ms, for at most 3 s (for work the bus starts in the background). */
+export async function waitFor(check: () => boolean | Promise<boolean>, what = 'condition'): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await check()) return
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
 /** Sums of a user's and token's log rows against their counters. */
 export async function ledgerOf(f: RelayFixture, userId: number, tokenId: number) {
   await f.idle()
