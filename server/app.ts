@@ -105,6 +105,8 @@ export async function createServer(config: Config): Promise<Server> {
     return c.json(body, status as 400)
   })
   app.route('/api', api)
+  // hono does not use a mounted sub-app's notFound, so unknown /api paths are answered here.
+  app.all('/api/*', (c) => c.json({ success: false, message: `no such call: ${c.req.method} ${new URL(c.req.url).pathname}`, data: null }, 404))
   app.route('/', relayRoutes(ctx))
 
   app.use('*', serveConsole(config.staticDir))

@@ -160,3 +160,17 @@ for (const dialect of dialects) {
     })
   })
 }
+
+describe('unknown calls', () => {
+  it('answer a JSON 404, not the console page', async () => {
+    const s = await startServer('sqlite')
+    try {
+      const r = await s.anon.get('/api/no/such/call')
+      assert.equal(r.status, 404)
+      assert.equal(r.body.success, false)
+      assert.match(r.body.message, /no such call/)
+    } finally {
+      await s.close()
+    }
+  })
+})
