@@ -1,0 +1,159 @@
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { sql } from 'kysely'
+import { dialects } from './helpers.ts'
+import { relayFixture, ledgerOf, type RelayFixture } from './relay-helpers.ts'
+
+interface Outcome {
+  status: number
+  kind: string
+}
+
+/** One of five request kinds, the body consumed to the end. */
+async function mixed(f: RelayFixture, key: string, i: number): Promise<Outcome> {
+  const kinds = ['chat', 'chat-max', 'stream-max', 'embed', 'broken'] as const
+  const kind = kinds[i % kinds.length]
+  const messages = [{ role: 'user', content: `request number ${i}` }]
+  let path = '/v1/chat/completions'
+  let body: Record<string, unknown>
+  switch (kind) {
+    case 'chat':
+      body = { model: 'gpt-3.5-turbo', messages }
+      break
+    case 'chat-max':
+      body = { model: 'gpt-3.5-turbo', messages, max_tokens: 50 }
+      break
+    case 'stream-max':
+      body = { model: 'gpt-3.5-turbo', messages, max_tokens: 50, stream: true }
+      break
+    case 'embed':
+      path = '/v1/embeddings'
+      body = { model: 'text-embedding-3-small', input: `text ${i}` }
+      break
+    case 'broken':
+      body = { model: 'gpt-3.5-turbo-0125', messages, max_tokens: 10 }
+      break
+  }
+  const res = await fetch(`${f.base}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  await res.arrayBuffer()
+  return { status: res.status, kind }
+}
+
+for (const dialect of dialects) {
+  describe(`relay ledger under concurrency (${dialect})`, () => {
+    let f: RelayFixture
+
+    before(async () => {
+      f = await relayFixture(dialect)
+      // every answer: 12 prompt + 40 completion tokens, after 30 ms, so all 500 overlap
+      f.fake.defaults = { latencyMs: 30, completionTokens: 40, chunks: 4 }
+      f.fake.scenario('broken-key', { status: 500, latencyMs: 5 })
+      await f.channel({ key: 'ledger-ok', models: 'gpt-3.5-turbo,text-embedding-3-small' })
+      await f.channel({ key: 'broken-key', models: 'gpt-3.5-turbo-0125' })
+    })
+    after(() => f.close())
+
+    it('never lets 500 concurrent requests overspend a small token quota, and the books balance', async () => {
+      const userQuota = 1_000_000
+      const tokenQuota = 3_000
+      const userId = await f.user({ quota: userQuota })
+      const token = await f.token(userId, { remain: tokenQuota })
+      const outcomes = await Promise.all(Array.from({ length: 500 }, (_, i) => mixed(f, token.key, i)))
+      const l = await ledgerOf(f, userId, token.id)
+
+      const ok = outcomes.filter((o) => o.status === 200)
+      const refused = outcomes.filter((o) => o.status === 403 || o.status === 401)
+      const failed = outcomes.filter((o) => o.status >= 500)
+      assert.equal(ok.length + refused.length + failed.length, 500)
+      assert.ok(ok.length > 10, `some requests went through (${ok.length})`)
+      assert.ok(refused.length > 100, `the small quota refused many (${refused.length})`)
+      assert.ok(failed.length > 0 && failed.every((o) => o.kind === 'broken'), `upstream failures (${failed.length})`)
+
+      // no balance below what the rules allow: every request here has a bounded cost its hold covers
+      assert.ok(l.token.remain >= 0, `token remain ${l.token.remain}`)
+      assert.ok(l.user.quota >= 0)
+      // the books balance exactly
+      assert.equal(l.logCount, ok.length)
+      assert.equal(l.logSum, l.token.used)
+      assert.equal(l.logSum, l.user.used)
+      assert.equal(l.token.remain, tokenQuota - l.token.used)
+      assert.equal(l.user.quota, userQuota - l.user.used)
+      assert.equal(l.user.count, ok.length)
+      // nothing is held any more once everything settled
+      assert.equal(f.engine.state.tokensById.get(token.id)!.reserved, 0)
+      assert.equal(f.engine.state.users.get(userId)!.reserved, 0)
+    })
+
+    it('keeps a user quota exact while the console tops it up during the burst', async () => {
+      const start = 20_000
+      const userId = await f.user({ quota: start })
+      const token = await f.token(userId, { unlimited: true })
+      const burst = Promise.all(Array.from({ length: 500 }, (_, i) => mixed(f, token.key, i)))
+      // the console's relative top-ups, announced on the bus, interleaved with settles and flushes
+      for (let i = 0; i < 5; i++) {
+        await new Promise((r) => setTimeout(r, 8))
+        await f.s.ctx.db.updateTable('users').set({ quota: sql`quota + 1000` }).where('id', '=', userId).execute()
+        f.s.ctx.bus.emit('users', userId)
+        await f.engine.ledger.flush()
+      }
+      const outcomes = await burst
+      const l = await ledgerOf(f, userId, token.id)
+      const ok = outcomes.filter((o) => o.status === 200).length
+      assert.equal(l.logCount, ok)
+      assert.equal(l.logSum, l.user.used)
+      assert.equal(l.user.quota, start + 5000 - l.user.used)
+      assert.ok(l.user.quota >= 0)
+      // and the relay's own view agrees with the database
+      const u = f.engine.state.users.get(userId)!
+      assert.equal(f.engine.ledger.userQuota(u), l.user.quota)
+    })
+
+    it('returns the hold when the upstream fails, charging nothing', async () => {
+      const userId = await f.user({ quota: 10_000 })
+      const token = await f.token(userId, { remain: 10_000 })
+      for (let i = 0; i < 10; i++) assert.equal((await mixed(f, token.key, 4)).status, 500)
+      const l = await ledgerOf(f, userId, token.id)
+      assert.deepEqual([l.user.quota, l.user.used, l.token.remain, l.logCount], [10_000, 0, 10_000, 0])
+    })
+
+    it('feeds the hourly dashboard buckets with the same totals', async () => {
+      const userId = await f.user({ quota: 1_000_000 })
+      const token = await f.token(userId, { unlimited: true })
+      for (let i = 0; i < 6; i++) await mixed(f, token.key, i % 2)
+      const l = await ledgerOf(f, userId, token.id)
+      const rows = await f.s.ctx.db.selectFrom('quota_data').selectAll().where('user_id', '=', userId).execute()
+      assert.equal(rows.length, 1)
+      assert.equal(rows[0].model_name, 'gpt-3.5-turbo')
+      assert.equal(Number(rows[0].count), 6)
+      assert.equal(Number(rows[0].quota), l.logSum)
+      assert.equal(Number(rows[0].created_at) % 3600, 0)
+      assert.equal(Number(rows[0].token_used), 6 * (12 + 40))
+    })
+  })
+
+  describe(`relay ledger on shutdown (${dialect})`, () => {
+    it('writes every pending delta and log row when the server stops', async () => {
+      const f = await relayFixture(dialect)
+      await f.channel({ key: 'shutdown', models: 'gpt-3.5-turbo' })
+      const userId = await f.user({ quota: 100_000 })
+      const token = await f.token(userId, { remain: 100_000 })
+      // a timer that never fires before the stop: only the close hook can write the batch
+      f.engine.ledger.stop()
+      for (let i = 0; i < 7; i++) assert.equal((await mixed(f, token.key, 0)).status, 200)
+      const before = await f.s.ctx.db.selectFrom('logs').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()
+      assert.equal(Number(before.n), 0, 'nothing written on the request path')
+      let seen: { logs: number; used: number } | null = null
+      f.s.ctx.onClose.push(async () => {
+        const logs = await f.s.ctx.db.selectFrom('logs').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()
+        const user = await f.s.ctx.db.selectFrom('users').select('used_quota').where('id', '=', userId).executeTakeFirstOrThrow()
+        seen = { logs: Number(logs.n), used: Number(user.used_quota) }
+      })
+      await f.close()
+      assert.deepEqual(seen, { logs: 7, used: 7 * Math.round((12 + 3 * 3) * 0.25) })
+    })
+  })
+}
