@@ -28,6 +28,8 @@ export interface Scenario {
   toolCall?: boolean
   /** destroy the socket without answering */
   destroy?: boolean
+  /** stream this many content chunks, then destroy the socket */
+  breakAfterChunks?: number
   /** billing endpoints */
   balance?: { hardLimitUsd: number; usageCents: number }
 }
@@ -183,9 +185,13 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
           res.write(`data: ${head}{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null}]${usageField}}\n\n`)
           res.write(`data: ${head}{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":null}]${usageField}}\n\n`)
         } else {
-          for (const p of parts) {
+          for (const [i, p] of parts.entries()) {
             if (s.chunkDelayMs) await sleep(s.chunkDelayMs)
             if (closed) return
+            if (s.breakAfterChunks !== undefined && i >= s.breakAfterChunks) {
+              res.socket?.destroy()
+              return
+            }
             res.write(`data: ${head}{"index":0,"delta":{"content":${JSON.stringify(p)}},"finish_reason":null}]${usageField}}\n\n`)
           }
         }

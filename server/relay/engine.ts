@@ -50,6 +50,10 @@ function nowSec(): number {
   return Math.floor(Date.now() / 1000)
 }
 
+function errorEvent(message: string): string {
+  return `data: ${JSON.stringify({ error: { message, type: 'upstream_error', param: '', code: 'stream_interrupted' } })}\n\n`
+}
+
 /** Bytes of a failed upstream answer, at most `limit` of them. */
 async function readLimited(body: Readable & { text?: () => Promise<string> }, limit = 64 * 1024): Promise<string> {
   const chunks: Buffer[] = []
@@ -607,9 +611,10 @@ export class RelayEngine {
         if (closed || clientGone) return
         closed = true
         try {
-          if (!failed) send(translator.end(u))
-          if (failed) controller.error(failed)
-          else controller.close()
+          // a broken upstream ends the stream as OpenAI does: an error event the SDKs raise
+          if (failed) send(errorEvent(`the upstream stream broke off: ${failed.message}`))
+          else send(translator.end(u))
+          controller.close()
         } catch {
           /* the client is gone */
         }
