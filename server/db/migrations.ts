@@ -1,4 +1,4 @@
-import type { Kysely, CreateTableBuilder } from 'kysely'
+import { sql, type Kysely, type CreateTableBuilder } from 'kysely'
 import { Migrator, type Migration } from 'kysely/migration'
 import type { Dialect } from './index.ts'
 
@@ -225,10 +225,38 @@ function tasksExtra(): Migration {
   }
 }
 
+/**
+ * Indexes for the console's log queries on millions of rows: the stat sums read only covering
+ * indexes (consumption rows by time, and per user), and the model filter (exact or prefix, a range)
+ * seeks by model and time. PostgreSQL keeps that index in the "C" collation, which is what the
+ * prefix range compares in whatever the database's own collation is.
+ */
+function logIndexes(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      const statements =
+        dialect === 'postgres'
+          ? [
+              'create index logs_type_created_sum on logs (type, created_at) include (quota, prompt_tokens, completion_tokens)',
+              'create index logs_user_type_created_sum on logs (user_id, type, created_at) include (quota, prompt_tokens, completion_tokens)',
+              'drop index logs_model_name',
+              'create index logs_model_created on logs (model_name collate "C", created_at)',
+            ]
+          : [
+              'create index logs_type_created_sum on logs (type, created_at, quota, prompt_tokens, completion_tokens)',
+              'create index logs_user_type_created_sum on logs (user_id, type, created_at, quota, prompt_tokens, completion_tokens)',
+              'drop index logs_model_name',
+              'create index logs_model_created on logs (model_name, created_at)',
+            ]
+      for (const statement of statements) await sql.raw(statement).execute(db)
+    },
+  }
+}
+
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_init': init(dialect), '0003_tasks': tasksExtra() }) },
+    provider: { getMigrations: async () => ({ '0001_init': init(dialect), '0002_log_indexes': logIndexes(dialect), '0003_tasks': tasksExtra() }) },
     migrationTableName: 'tollgate_migrations',
     migrationLockTableName: 'tollgate_migrations_lock',
     // helpers add numbered migrations in parallel (0002_…, 0003_…); a database that already ran a

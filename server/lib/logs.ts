@@ -1,0 +1,158 @@
+import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely'
+import { z } from 'zod'
+import type { Dialect } from '../db/index.ts'
+import type { DB, LogsTable } from '../db/schema.ts'
+import { fields } from '../http.ts'
+import { pageSizeQuery, queryInt, startsWithExact } from './query.ts'
+
+export type LogRow = Selectable<LogsTable>
+
+export const LOG_TYPE = { all: 0, topup: 1, consume: 2, manage: 3, system: 4 } as const
+
+/** Seconds up to the year 9999. */
+const SECONDS_MAX = 253402300799
+
+const text = (max: number) => z.string().trim().max(max).optional().default('')
+
+/** The filters shared by the log list and the stat, as query parameters. */
+export const logFilterQuery = z.object({
+  type: queryInt(0, 1000),
+  token_name: text(128),
+  model_name: text(255),
+  start_timestamp: queryInt(0, SECONDS_MAX),
+  end_timestamp: queryInt(0, SECONDS_MAX),
+  username: text(64),
+  channel: queryInt(0, Number.MAX_SAFE_INTEGER),
+})
+
+export const logListQuery = logFilterQuery.extend({ p: fields.page, page_size: pageSizeQuery })
+
+export interface LogFilter {
+  /** only this user's rows (the /self calls) */
+  userId?: number
+  type?: number
+  tokenName?: string
+  /** exact model name or a prefix of it */
+  modelName?: string
+  /** created_at bounds in seconds, both inclusive */
+  start?: number
+  end?: number
+  username?: string
+  channel?: number
+}
+
+export function filterFromQuery(q: z.infer<typeof logFilterQuery>, admin: boolean): LogFilter {
+  return {
+    type: q.type || undefined,
+    tokenName: q.token_name || undefined,
+    modelName: q.model_name || undefined,
+    start: q.start_timestamp || undefined,
+    end: q.end_timestamp || undefined,
+    username: admin ? q.username || undefined : undefined,
+    channel: admin ? q.channel || undefined : undefined,
+  }
+}
+
+/** How a list walks the rows; see `chooseWalk`. */
+export type Walk = 'planner' | 'newest' | 'window'
+
+function applyFilter<O>(q: SelectQueryBuilder<DB, 'logs', O>, f: LogFilter, dialect: Dialect, walk: Walk = 'planner'): SelectQueryBuilder<DB, 'logs', O> {
+  if (f.userId !== undefined) q = q.where('user_id', '=', f.userId)
+  if (f.type !== undefined) q = q.where('type', '=', f.type)
+  if (f.username !== undefined) q = q.where('username', '=', f.username)
+  if (f.tokenName !== undefined) q = q.where('token_name', '=', f.tokenName)
+  if (f.modelName !== undefined) q = q.where(startsWithExact(dialect, 'model_name', f.modelName))
+  if (f.channel !== undefined) q = q.where('channel', '=', f.channel)
+  // `created_at + 0` is the same value, but no index can serve it: the walk stays on the id order.
+  const createdAt = walk === 'newest' ? sql<number>`${sql.ref('created_at')} + 0` : sql<number>`${sql.ref('created_at')}`
+  if (f.start !== undefined) q = q.where(createdAt, '>=', f.start)
+  if (f.end !== undefined) q = q.where(createdAt, '<=', f.end)
+  return q
+}
+
+export const WALK_LIMITS = {
+  /** rows probed to tell a wide time window from a narrow one */
+  wide: 5000,
+  /** newer rows a newest-first walk may step over before it reaches a wide window */
+  skip: 50000,
+}
+
+async function countUpTo(db: Kysely<DB>, f: Pick<LogFilter, 'type' | 'start' | 'end'>, cap: number): Promise<number> {
+  let probe = db.selectFrom('logs').select(sql<number>`1`.as('one'))
+  if (f.type !== undefined) probe = probe.where('type', '=', f.type)
+  if (f.start !== undefined) probe = probe.where('created_at', '>=', f.start)
+  if (f.end !== undefined) probe = probe.where('created_at', '<=', f.end)
+  const row = await db.selectFrom(probe.limit(cap).as('probe')).select(sql<number>`count(*)`.as('n')).executeTakeFirst()
+  return Number(row?.n ?? 0)
+}
+
+/**
+ * A list filtered by time alone can be walked two ways, and planners without statistics (or with
+ * a time/id correlation they cannot see) pick the wrong one. Newest first along the id order
+ * finds a page at once when many rows fall in the window and few newer rows come before it;
+ * otherwise the time index finds the window and only its ids are sorted. Two capped index counts
+ * decide. With other filters the planner chooses: their indexes already narrow the rows.
+ */
+export async function chooseWalk(db: Kysely<DB>, f: LogFilter, limits = WALK_LIMITS): Promise<Walk> {
+  const timeOnly =
+    (f.start !== undefined || f.end !== undefined) &&
+    f.userId === undefined &&
+    f.username === undefined &&
+    f.tokenName === undefined &&
+    f.modelName === undefined &&
+    f.channel === undefined
+  if (!timeOnly) return 'planner'
+  if ((await countUpTo(db, f, limits.wide)) < limits.wide) return 'window'
+  if (f.end === undefined) return 'newest'
+  return (await countUpTo(db, { start: f.end + 1 }, limits.skip)) < limits.skip ? 'newest' : 'window'
+}
+
+/**
+ * The query for one page of logs, newest (highest id) first. The page's ids are found first, on
+ * indexes alone where the filters allow, and only those rows are read whole.
+ */
+export function listLogsQuery(db: Kysely<DB>, dialect: Dialect, f: LogFilter, page: number, size: number, walk: Walk = 'planner') {
+  const order = walk === 'window' ? sql`${sql.ref('id')} + 0` : sql`${sql.ref('id')}`
+  const ids = applyFilter(db.selectFrom('logs').select('id'), f, dialect, walk)
+    .orderBy(order, 'desc')
+    .limit(size)
+    .offset(page * size)
+  return db.selectFrom('logs').selectAll().where('id', 'in', ids).orderBy('id', 'desc')
+}
+
+export async function listLogs(db: Kysely<DB>, dialect: Dialect, f: LogFilter, page: number, size: number): Promise<LogRow[]> {
+  return listLogsQuery(db, dialect, f, page, size, await chooseWalk(db, f)).execute()
+}
+
+/** The query summing quota and tokens (prompt + completion) of the consumption rows that match. */
+export function logStatQuery(db: Kysely<DB>, dialect: Dialect, f: LogFilter) {
+  // A type filter other than consumption matches no consumption row: -1 makes that explicit.
+  const type = f.type !== undefined && f.type !== LOG_TYPE.consume ? -1 : LOG_TYPE.consume
+  return applyFilter(
+    db
+      .selectFrom('logs')
+      .select([sql<number | null>`sum(quota)`.as('quota'), sql<number | null>`sum(prompt_tokens + completion_tokens)`.as('token')]),
+    { ...f, type },
+    dialect,
+  )
+}
+
+export async function logStat(db: Kysely<DB>, dialect: Dialect, f: LogFilter): Promise<{ quota: number; token: number }> {
+  const row = await logStatQuery(db, dialect, f).executeTakeFirst()
+  return { quota: Number(row?.quota ?? 0), token: Number(row?.token ?? 0) }
+}
+
+/** A log as its own user may see it: `other` without the administrator's details. */
+export function selfLog(row: LogRow): LogRow {
+  if (!row.other) return row
+  let other: unknown
+  try {
+    other = JSON.parse(row.other)
+  } catch {
+    return { ...row, other: '' }
+  }
+  if (other === null || typeof other !== 'object' || Array.isArray(other)) return row
+  if (!('admin_info' in other)) return row
+  const { admin_info: _admin, ...rest } = other as Record<string, unknown>
+  return { ...row, other: JSON.stringify(rest) }
+}
