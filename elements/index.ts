@@ -1,0 +1,21 @@
+/**
+ * Tollgate's public surface: importing this module registers every element
+ * (<tollgate-console>, <tollgate-login>, <tollgate-register>, <tollgate-reset>,
+ * <tollgate-reset-confirm>) and exports configure(), signIn(), signOut() and the types.
+ */
+export { TollgateConsole } from './console.ts'
+export { TollgateLogin } from './login.ts'
+export { TollgateRegister } from './register.ts'
+export { TollgateReset } from './reset.ts'
+export { TollgateResetConfirm } from './reset-confirm.ts'
+export { configure, signIn, signOut } from './config.ts'
+export type { TollgateConfig, User, PublicStatus } from './config.ts'
+export type {
+  TollgateEventDetails,
+  TollgateEventName,
+  TollgateLoginEvent,
+  TollgateLogoutEvent,
+  TollgateSessionExpiredEvent,
+  TollgateNavigateEvent,
+  TollgateErrorEvent,
+} from './events.ts'

@@ -1,0 +1,67 @@
+/** Wire types of the console API (spec sections 3 and 7). */
+
+export interface Envelope<T> {
+  success: boolean
+  message: string
+  data: T
+}
+
+export const ROLE = { user: 1, admin: 10, root: 100 } as const
+
+export interface User {
+  id: number
+  username: string
+  display_name: string
+  email: string
+  github_id: string
+  wechat_id: string
+  telegram_id: string
+  group: string
+  quota: number
+  used_quota: number
+  request_count: number
+  aff_code?: string | null
+  aff_count: number
+  aff_quota: number
+  aff_history_quota: number
+  inviter_id: number
+  role: number
+  status: number
+  DeletedAt: string | null
+}
+
+/** GET /api/status: what every page may know about the site. */
+export interface PublicStatus {
+  version?: string
+  start_time?: number
+  system_name: string
+  logo: string
+  footer_html: string
+  quota_per_unit: number
+  display_in_currency: boolean
+  enable_drawing: boolean
+  enable_data_export: boolean
+  data_export_default_time: string
+  default_collapse_sidebar: boolean
+  mj_notify_enabled: boolean
+  chat_link: string
+  chat_link2: string
+  email_verification: boolean
+  turnstile_check: boolean
+  turnstile_site_key: string
+  github_oauth: boolean
+  github_client_id: string
+  wechat_login: boolean
+  wechat_qrcode: string
+  telegram_oauth: boolean
+  telegram_bot_name: string
+  server_address: string
+  top_up_link: string
+  min_topup: number
+  enable_online_topup: boolean
+  price?: number
+  password_login?: boolean
+  password_register?: boolean
+  register_enabled?: boolean
+  display_token_stat?: boolean
+}

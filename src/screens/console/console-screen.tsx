@@ -1,0 +1,149 @@
+import { Suspense, useEffect, useRef, useState } from 'react'
+import { useStore } from '@nanostores/react'
+import { useT } from '../../i18n/t.ts'
+import { endSession } from '../../stores/account.ts'
+import type { User } from '../../api/types.ts'
+import { $route, attachRouter } from '../../stores/route.ts'
+import { $session, $isAdmin } from '../../stores/session.ts'
+import { $status } from '../../stores/status.ts'
+import { $prefs, setSidebarCollapsed } from '../../stores/prefs.ts'
+import { toast } from '../../stores/toasts.ts'
+import { useNavigate } from '../../ui/navigation.tsx'
+import { useMediaQuery } from '../../ui/media.ts'
+import { EmptyState } from '../../ui/panels.tsx'
+import { Link } from '../../ui/navigation.tsx'
+import { TopBar } from './top-bar.tsx'
+import { SidebarNav } from './sidebar.tsx'
+import { Footer } from './footer.tsx'
+import { activeEntry, visibleNav } from './nav.ts'
+import { matchRoute } from './routes.tsx'
+import consoleCss from './console.css?inline'
+
+export interface ConsoleScreenProps {
+  /** hide the footer */
+  noFooter?: boolean
+  /** a user signed in through the console's login screens */
+  onLogin?: (user: User) => void
+  /** the user signed out from the account menu */
+  onLogout?: () => void
+}
+
+export const SMALL_SCREEN = '(max-width: 767px)'
+
+function NotFound() {
+  const t = useT()
+  return (
+    <div data-not-found="">
+      <EmptyState icon="compass" title={t('notFound.title')} action={<Link to="/" className="tg-button tg-button--primary">{t('notFound.back')}</Link>} />
+    </div>
+  )
+}
+
+function Forbidden() {
+  const t = useT()
+  return (
+    <div data-forbidden="">
+      <EmptyState icon="shield-lock" title={t('forbidden.title')}>
+        {t('forbidden.body')}
+      </EmptyState>
+    </div>
+  )
+}
+
+function ScreenFallback() {
+  return (
+    <div className="tg-screen-loading" aria-busy="true">
+      <sl-spinner></sl-spinner>
+    </div>
+  )
+}
+
+/**
+ * The whole console: top bar, sidebar (a drawer on small screens), the routed screen and the
+ * footer. Routing uses the History API; guarded routes send signed-out visitors to /login.
+ */
+export function ConsoleScreen({ noFooter = false, onLogin, onLogout }: ConsoleScreenProps) {
+  const t = useT()
+  const navigate = useNavigate()
+  const route = useStore($route)
+  const user = useStore($session)
+  const isAdmin = useStore($isAdmin)
+  const status = useStore($status)
+  const { 'sidebar-collapsed': collapsedPref } = useStore($prefs, { keys: ['sidebar-collapsed'] })
+  const small = useMediaQuery(SMALL_SCREEN)
+  const [drawerOpen, setDrawerOpen] = useState(false)
+  const main = useRef<HTMLElement>(null)
+  const firstPath = useRef(true)
+
+  useEffect(() => attachRouter(), [])
+
+  const match = matchRoute(route.path)
+  const guarded = !!match && match.route.access !== 'public'
+
+  // The guard reads the stores, not this render's values: attachRouter (above) has just re-read the address bar.
+  useEffect(() => {
+    const current = matchRoute($route.get().path)
+    if (current && current.route.access !== 'public' && !$session.get()) navigate('/login', { replace: true })
+  }, [route.path, user, navigate])
+
+  useEffect(() => {
+    setDrawerOpen(false)
+    if (firstPath.current) {
+      firstPath.current = false
+      return
+    }
+    main.current?.focus({ preventScroll: true })
+    if (typeof scrollTo === 'function') scrollTo({ top: 0 })
+  }, [route.path])
+
+  const collapsed = small || (collapsedPref ?? !!status?.default_collapse_sidebar)
+  const entries = visibleNav(user, status)
+  const active = activeEntry(route.path, entries)?.key
+
+  async function logout() {
+    await endSession()
+    toast.success(t('top.loggedOut'))
+    onLogout?.()
+    navigate('/login')
+  }
+
+  let content
+  if (!match) content = <NotFound />
+  else if (guarded && !user) content = null
+  else if (match.route.access === 'admin' && !isAdmin) content = <Forbidden />
+  else content = match.route.render({ params: match.params, query: route.query, onLogin: (u) => onLogin?.(u) })
+
+  return (
+    <div className={`tg-console${collapsed ? ' tg-console--collapsed' : ''}${small ? ' tg-console--small' : ''}`}>
+      <style>{consoleCss}</style>
+      <TopBar
+        small={small}
+        collapsed={collapsed}
+        onMenu={() => (small ? setDrawerOpen(true) : setSidebarCollapsed(!collapsed))}
+        onLogout={logout}
+      />
+      {!small && (
+        <nav className="tg-sidebar" part="sidebar" aria-label={t('nav.label')} data-collapsed={String(collapsed)}>
+          <SidebarNav entries={entries} active={active} collapsed={collapsed} />
+        </nav>
+      )}
+      {small && (
+        <sl-drawer
+          label={t('nav.label')}
+          placement="start"
+          open={drawerOpen}
+          className="tg-drawer"
+          onsl-after-hide={(e: Event) => e.target === e.currentTarget && setDrawerOpen(false)}
+        >
+          <nav className="tg-sidebar tg-sidebar--drawer" part="sidebar" aria-label={t('nav.label')} data-collapsed="true">
+            <SidebarNav entries={entries} active={active} collapsed={false} onNavigate={() => setDrawerOpen(false)} />
+          </nav>
+        </sl-drawer>
+      )}
+      <main className={`tg-content${match?.route.bare ? ' tg-content--bare' : ''}`} part="content" ref={main} tabIndex={-1} data-route={match?.route.pattern ?? 'not-found'}>
+        <Suspense fallback={<ScreenFallback />}>{content}</Suspense>
+      </main>
+      {!noFooter && <Footer />}
+    </div>
+  )
+}

@@ -1,0 +1,116 @@
+import { lazy, type ComponentType, type ReactNode } from 'react'
+import type { MessageKey } from '../../i18n/t.ts'
+import type { User } from '../../api/types.ts'
+import type { TaskKind } from '../tasks/tasks-screen.tsx'
+import { LoginScreen } from '../login/login-screen.tsx'
+import { RegisterScreen } from '../register/register-screen.tsx'
+import { ResetScreen } from '../reset/reset-screen.tsx'
+import { ResetConfirmScreen } from '../reset/reset-confirm-screen.tsx'
+import { GithubCallbackScreen } from '../oauth/github-callback-screen.tsx'
+import { HomeScreen } from './home-screen.tsx'
+import { AboutScreen } from './about-screen.tsx'
+import { ChatScreen } from './chat-screen.tsx'
+
+/** Loads a named export of a screen module on first use (its own chunk). */
+function screen<P>(load: () => Promise<Record<string, unknown>>, name: string) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType<P> }))
+}
+
+const TokensScreen = screen(() => import('../tokens/tokens-screen.tsx'), 'TokensScreen')
+const ChannelsScreen = screen(() => import('../channels/channels-screen.tsx'), 'ChannelsScreen')
+const ChannelEditScreen = screen<{ id?: number }>(() => import('../channels/channel-edit-screen.tsx'), 'ChannelEditScreen')
+const RedemptionsScreen = screen(() => import('../redemptions/redemptions-screen.tsx'), 'RedemptionsScreen')
+const UsersScreen = screen(() => import('../users/users-screen.tsx'), 'UsersScreen')
+const UserEditScreen = screen<{ id?: number }>(() => import('../users/user-edit-screen.tsx'), 'UserEditScreen')
+const SettingsScreen = screen<{ tab?: string }>(() => import('../settings/settings-screen.tsx'), 'SettingsScreen')
+const WalletScreen = screen(() => import('../wallet/wallet-screen.tsx'), 'WalletScreen')
+const LogsScreen = screen(() => import('../logs/logs-screen.tsx'), 'LogsScreen')
+const DashboardScreen = screen(() => import('../dashboard/dashboard-screen.tsx'), 'DashboardScreen')
+const PricingScreen = screen(() => import('../pricing/pricing-screen.tsx'), 'PricingScreen')
+const TasksScreen = screen<{ kind: TaskKind }>(() => import('../tasks/tasks-screen.tsx'), 'TasksScreen')
+
+export type Access = 'public' | 'user' | 'admin'
+
+export interface RouteContext {
+  params: Record<string, string>
+  query: URLSearchParams
+  onLogin: (user: User) => void
+}
+
+export interface RouteDef {
+  pattern: string
+  title: MessageKey
+  access: Access
+  /** full-width pages without the content padding (auth screens, the chat frame) */
+  bare?: boolean
+  render: (ctx: RouteContext) => ReactNode
+}
+
+const id = (ctx: RouteContext) => (ctx.params.id ? Number(ctx.params.id) : undefined)
+const task = (kind: TaskKind, title: MessageKey): RouteDef => ({ pattern: `/${kind}`, title, access: 'user', render: () => <TasksScreen kind={kind} /> })
+
+/** Every route of spec section 2. */
+export const ROUTES: readonly RouteDef[] = [
+  { pattern: '/', title: 'nav.home', access: 'public', render: () => <HomeScreen /> },
+  { pattern: '/login', title: 'nav.login', access: 'public', bare: true, render: (ctx) => <LoginScreen onLogin={ctx.onLogin} /> },
+  { pattern: '/register', title: 'nav.register', access: 'public', bare: true, render: () => <RegisterScreen /> },
+  { pattern: '/reset', title: 'nav.reset', access: 'public', bare: true, render: () => <ResetScreen /> },
+  { pattern: '/user/reset', title: 'nav.reset', access: 'public', bare: true, render: () => <ResetConfirmScreen /> },
+  { pattern: '/oauth/github', title: 'nav.oauth', access: 'public', bare: true, render: (ctx) => <GithubCallbackScreen onLogin={ctx.onLogin} /> },
+  { pattern: '/token', title: 'nav.token', access: 'user', render: () => <TokensScreen /> },
+  { pattern: '/channel', title: 'nav.channel', access: 'admin', render: () => <ChannelsScreen /> },
+  { pattern: '/channel/edit/:id', title: 'nav.channelEdit', access: 'admin', render: (ctx) => <ChannelEditScreen id={id(ctx)} /> },
+  { pattern: '/channel/add', title: 'nav.channelAdd', access: 'admin', render: () => <ChannelEditScreen /> },
+  { pattern: '/redemption', title: 'nav.redemption', access: 'admin', render: () => <RedemptionsScreen /> },
+  { pattern: '/user', title: 'nav.user', access: 'admin', render: () => <UsersScreen /> },
+  { pattern: '/user/edit/:id', title: 'nav.userEdit', access: 'admin', render: (ctx) => <UserEditScreen id={id(ctx)} /> },
+  { pattern: '/user/edit', title: 'nav.userAdd', access: 'admin', render: () => <UserEditScreen /> },
+  { pattern: '/setting', title: 'nav.setting', access: 'user', render: (ctx) => <SettingsScreen tab={ctx.query.get('tab') ?? undefined} /> },
+  { pattern: '/topup', title: 'nav.wallet', access: 'user', render: () => <WalletScreen /> },
+  { pattern: '/log', title: 'nav.log', access: 'user', render: () => <LogsScreen /> },
+  { pattern: '/detail', title: 'nav.detail', access: 'user', render: () => <DashboardScreen /> },
+  task('midjourney', 'nav.drawing'),
+  task('luma', 'nav.luma'),
+  task('lumav2', 'nav.lumav2'),
+  task('suno', 'nav.music'),
+  task('ideo', 'nav.ideo'),
+  task('viggle', 'nav.viggle'),
+  task('runway', 'nav.runway'),
+  task('pika', 'nav.pika'),
+  task('kling', 'nav.kling'),
+  { pattern: '/pricing', title: 'nav.pricing', access: 'public', render: () => <PricingScreen /> },
+  { pattern: '/about', title: 'nav.about', access: 'public', render: () => <AboutScreen /> },
+  { pattern: '/chat', title: 'nav.chat', access: 'public', bare: true, render: () => <ChatScreen /> },
+]
+
+/** The route for a path and its :params, or null (the not-found page). A trailing slash is ignored. */
+export function matchRoute(path: string): { route: RouteDef; params: Record<string, string> } | null {
+  const parts = path.replace(/\/+$/, '').split('/').filter(Boolean)
+  for (const route of ROUTES) {
+    const pattern = route.pattern.split('/').filter(Boolean)
+    if (pattern.length !== parts.length) continue
+    const params: Record<string, string> = {}
+    let ok = true
+    for (let i = 0; i < pattern.length; i++) {
+      const p = pattern[i]!
+      let v = parts[i]!
+      try {
+        v = decodeURIComponent(v)
+      } catch {
+        // a malformed escape stays as typed and matches nothing with a parameter
+      }
+      if (p.startsWith(':')) {
+        if (!/^[0-9]+$/.test(v)) {
+          ok = false
+          break
+        }
+        params[p.slice(1)] = v
+      } else if (p !== v) {
+        ok = false
+        break
+      }
+    }
+    if (ok) return { route, params }
+  }
+  return null
+}

@@ -1,0 +1,111 @@
+import { useStore } from '@nanostores/react'
+import { useLocale, useT } from '../../i18n/t.ts'
+import { $prefs, setLocale, toggleTheme, type Locale } from '../../stores/prefs.ts'
+import { $session } from '../../stores/session.ts'
+import { $status } from '../../stores/status.ts'
+import { now } from '../../stores/clock.ts'
+import { ROLE } from '../../api/types.ts'
+import { Link, useNavigate } from '../../ui/navigation.tsx'
+import { festiveGreeting } from './festive.ts'
+
+const LANGUAGES: Array<{ value: Locale; label: string }> = [
+  { value: 'en', label: 'English' },
+  { value: 'zh', label: '简体中文' },
+]
+
+export interface TopBarProps {
+  small: boolean
+  collapsed: boolean
+  onMenu: () => void
+  onLogout: () => void
+}
+
+/** Brand, the sidebar toggle, the festive greeting, language and theme switches, sign-in links or the account menu. */
+export function TopBar({ small, collapsed, onMenu, onLogout }: TopBarProps) {
+  const t = useT()
+  const locale = useLocale()
+  const navigate = useNavigate()
+  const { theme } = useStore($prefs, { keys: ['theme'] })
+  const user = useStore($session)
+  const status = useStore($status)
+  const greeting = festiveGreeting(now())
+  const name = status?.system_name || t('app.defaultName')
+  const role = !user ? '' : user.role >= ROLE.root ? t('role.root') : user.role >= ROLE.admin ? t('role.admin') : t('role.user')
+  const displayName = user?.display_name || user?.username || ''
+
+  return (
+    <header className="tg-topbar" part="header">
+      <sl-icon-button
+        className="tg-topbar__menu"
+        name="list"
+        label={small ? t('top.menu') : collapsed ? t('top.expand') : t('top.collapse')}
+        aria-expanded={small ? undefined : !collapsed}
+        onClick={onMenu}
+        data-action="menu"
+      ></sl-icon-button>
+      <Link to="/" className="tg-topbar__brand">
+        {status?.logo ? <img src={status.logo} alt="" /> : <sl-icon name="shield-lock"></sl-icon>}
+        <span>{name}</span>
+      </Link>
+      <div className="tg-topbar__spacer"></div>
+      {greeting && (
+        <sl-tag className="tg-topbar__festive" variant="danger" pill size="small" data-festive="">
+          <sl-icon name="balloon-heart" aria-hidden="true"></sl-icon>
+          <span className="tg-topbar__festive-text">{t(greeting)}</span>
+        </sl-tag>
+      )}
+      <sl-dropdown placement="bottom-end" onsl-select={(e: CustomEvent<{ item: { value: string } }>) => setLocale(e.detail.item.value as Locale)}>
+        <sl-icon-button slot="trigger" name="translate" label={t('top.language')} data-action="language"></sl-icon-button>
+        <sl-menu>
+          {LANGUAGES.map((l) => (
+            <sl-menu-item key={l.value} value={l.value} type="checkbox" checked={locale === l.value} lang={l.value === 'zh' ? 'zh-CN' : 'en'}>
+              {l.label}
+            </sl-menu-item>
+          ))}
+        </sl-menu>
+      </sl-dropdown>
+      <sl-icon-button
+        name={theme === 'dark' ? 'sun' : 'moon-stars'}
+        label={theme === 'dark' ? t('top.toLight') : t('top.toDark')}
+        onClick={toggleTheme}
+        data-action="theme"
+      ></sl-icon-button>
+      {user ? (
+        <sl-dropdown placement="bottom-end" onsl-select={(e: CustomEvent<{ item: { value: string } }>) => (e.detail.item.value === 'logout' ? onLogout() : navigate('/setting'))}>
+          <button slot="trigger" className="tg-topbar__account" aria-label={t('top.account')} data-action="account">
+            <sl-avatar initials={displayName.slice(0, 1).toUpperCase()} label="" style={{ '--size': '1.75rem' } as React.CSSProperties}></sl-avatar>
+            {!small && <span className="tg-topbar__username">{displayName}</span>}
+            <sl-icon name="chevron-down" library="system" aria-hidden="true"></sl-icon>
+          </button>
+          <sl-menu>
+            <sl-menu-label>
+              {displayName}
+              <br />
+              <small>{role}</small>
+            </sl-menu-label>
+            <sl-divider></sl-divider>
+            <sl-menu-item value="settings">
+              <sl-icon slot="prefix" name="gear"></sl-icon>
+              {t('top.settings')}
+            </sl-menu-item>
+            <sl-menu-item value="logout" data-action="logout">
+              <sl-icon slot="prefix" name="box-arrow-right"></sl-icon>
+              {t('top.logout')}
+            </sl-menu-item>
+          </sl-menu>
+        </sl-dropdown>
+      ) : (
+        <nav className="tg-topbar__auth" aria-label={t('top.login')}>
+          <Link to="/login" className="tg-button tg-button--text" data-link="login">
+            {t('top.login')}
+          </Link>
+          {!small && (
+            <Link to="/register" className="tg-button tg-button--primary" data-link="register">
+              {t('top.register')}
+            </Link>
+          )}
+        </nav>
+      )}
+    </header>
+  )
+}

@@ -1,0 +1,61 @@
+import { atom } from 'nanostores'
+import { consoleUrl } from './config.ts'
+
+export interface Route {
+  path: string
+  query: URLSearchParams
+}
+
+function fromLocation(): Route {
+  return { path: location.pathname || '/', query: new URLSearchParams(location.search) }
+}
+
+/** The current console path and query. */
+export const $route = atom<Route>(fromLocation())
+
+let routers = 0
+const onPopState = () => $route.set(fromLocation())
+
+/**
+ * Called by the console shell while it is mounted: from then on navigate() changes the page with
+ * the History API and back/forward update $route. Returns the detach function.
+ */
+export function attachRouter(): () => void {
+  if (routers++ === 0) {
+    addEventListener('popstate', onPopState)
+    $route.set(fromLocation())
+  }
+  let attached = true
+  return () => {
+    if (!attached) return
+    attached = false
+    if (--routers === 0) removeEventListener('popstate', onPopState)
+  }
+}
+
+export function hasRouter(): boolean {
+  return routers > 0
+}
+
+/**
+ * Goes to a console path. With the console shell on the page this is client-side routing; an
+ * element used alone (a login box on a CMS page) loads the console page on the gateway instead.
+ */
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  if (!hasRouter()) {
+    location.assign(consoleUrl(to))
+    return
+  }
+  const url = new URL(to, location.href)
+  const next = url.pathname + url.search + url.hash
+  if (next !== location.pathname + location.search + location.hash) {
+    if (options.replace) history.replaceState(null, '', next)
+    else history.pushState(null, '', next)
+  }
+  $route.set({ path: url.pathname, query: new URLSearchParams(url.search) })
+}
+
+/** Re-reads the address bar (for elements used without the shell, whose query may carry ?aff= or ?expired=). */
+export function syncRoute(): void {
+  $route.set(fromLocation())
+}

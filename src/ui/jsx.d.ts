@@ -1,0 +1,34 @@
+import type { DetailedHTMLProps, HTMLAttributes } from 'react'
+
+/** Shoelace tags in TSX. React 19 sets known properties and `on<event-name>` listeners on custom elements. */
+type ShoelaceProps = DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElement> & {
+  class?: string
+  part?: string
+  exportparts?: string
+  [attribute: string]: unknown
+}
+
+declare module 'react' {
+  namespace JSX {
+    interface IntrinsicElements {
+      'sl-alert': ShoelaceProps
+      'sl-avatar': ShoelaceProps
+      'sl-badge': ShoelaceProps
+      'sl-button': ShoelaceProps
+      'sl-dialog': ShoelaceProps
+      'sl-divider': ShoelaceProps
+      'sl-drawer': ShoelaceProps
+      'sl-dropdown': ShoelaceProps
+      'sl-icon': ShoelaceProps
+      'sl-icon-button': ShoelaceProps
+      'sl-input': ShoelaceProps
+      'sl-menu': ShoelaceProps
+      'sl-menu-item': ShoelaceProps
+      'sl-menu-label': ShoelaceProps
+      'sl-skeleton': ShoelaceProps
+      'sl-spinner': ShoelaceProps
+      'sl-tag': ShoelaceProps
+      'sl-tooltip': ShoelaceProps
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react'
+import type { ApiError } from '../api/errors.ts'
+import { ErrorPanel } from './panels.tsx'
+
+export type Load<T> = { state: 'loading' } | { state: 'ready'; data: T; refreshing?: boolean } | { state: 'error'; error: ApiError | Error }
+
+/** Renders exactly one of loading (skeleton), error (panel with Retry), empty, ready. */
+export function LoadState<T>({
+  load,
+  children,
+  empty,
+  isEmpty,
+  skeletonRows = 3,
+  onRetry,
+}: {
+  load: Load<T>
+  children: (data: T) => ReactNode
+  empty?: ReactNode
+  isEmpty?: (data: T) => boolean
+  skeletonRows?: number
+  onRetry?: () => void
+}) {
+  if (load.state === 'loading') {
+    return (
+      <div className="tg-skeleton" aria-busy="true">
+        {Array.from({ length: skeletonRows }, (_, i) => (
+          <sl-skeleton key={i} effect="sheen" style={{ height: '1.25rem', marginBottom: '0.75rem', width: `${90 - i * 12}%` }}></sl-skeleton>
+        ))}
+      </div>
+    )
+  }
+  if (load.state === 'error') return <ErrorPanel message={load.error.message} onRetry={onRetry} />
+  if (empty !== undefined && isEmpty?.(load.data)) return <>{empty}</>
+  return <>{children(load.data)}</>
+}

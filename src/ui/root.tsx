@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react'
+import { useStore } from '@nanostores/react'
+import { $prefs, type Locale } from '../stores/prefs.ts'
+import { LocaleOverride, useLocale } from '../i18n/t.ts'
+import { NavigateContext, type Navigate } from './navigation.tsx'
+import { ToastRegion } from './toast-region.tsx'
+
+export interface RootProps {
+  children: ReactNode
+  /** forces the locale (an element's lang attribute); null follows the user's choice */
+  locale?: Locale | null
+  navigate?: Navigate
+  /** the console's region wins over the others when several elements share a page */
+  toastPriority?: number
+  className?: string
+}
+
+function Frame({ children, className, toastPriority }: Omit<RootProps, 'locale' | 'navigate'>) {
+  const { theme } = useStore($prefs, { keys: ['theme'] })
+  const locale = useLocale()
+  return (
+    <div
+      className={`tg-root sl-theme-${theme}${className ? ` ${className}` : ''}`}
+      lang={locale === 'zh' ? 'zh-CN' : 'en'}
+      data-theme={theme}
+    >
+      {children}
+      <ToastRegion priority={toastPriority} />
+    </div>
+  )
+}
+
+/**
+ * The top of every element's React tree: theme class (dark via `sl-theme-dark` on this container),
+ * locale, navigation and the toast region.
+ */
+export function Root({ children, locale = null, navigate, toastPriority = 0, className }: RootProps) {
+  let tree = (
+    <LocaleOverride.Provider value={locale}>
+      <Frame className={className} toastPriority={toastPriority}>
+        {children}
+      </Frame>
+    </LocaleOverride.Provider>
+  )
+  if (navigate) tree = <NavigateContext.Provider value={navigate}>{tree}</NavigateContext.Provider>
+  return tree
+}

@@ -1,0 +1,18 @@
+import DOMPurify from 'dompurify'
+
+/** Admin-written HTML (notice, home page, about, footer) made safe to render. */
+export function sanitizeHtml(html: string): string {
+  return DOMPurify.sanitize(html, { ADD_ATTR: ['target'], FORBID_TAGS: ['style', 'form'] })
+}
+
+/** True when the admin gave a whole page to embed (home page or about page set to a URL). */
+export function isHttpUrl(text: string): boolean {
+  const value = text.trim()
+  if (!/^https?:\/\/\S+$/i.test(value)) return false
+  try {
+    new URL(value)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Fixtures and helpers for the element tests: mount an element, look inside its shadow root,
+ * fill Shoelace inputs, wait for the real server, arrange server state through wtr commands.
+ */
+import { executeServerCommand } from '@web/test-runner-commands'
+import { $session } from '../../src/stores/session.ts'
+import { $status, refreshStatus } from '../../src/stores/status.ts'
+import { $toasts } from '../../src/stores/toasts.ts'
+import { $prefs } from '../../src/stores/prefs.ts'
+import { $config } from '../../src/stores/config.ts'
+import { setClock } from '../../src/stores/clock.ts'
+import { syncRoute } from '../../src/stores/route.ts'
+import type { User } from '../../src/api/types.ts'
+
+const START_URL = location.pathname + location.search
+const mounted: HTMLElement[] = []
+
+/** Mounts markup in the document and returns its first element, once React has rendered into it. */
+export async function mount<T extends HTMLElement = HTMLElement>(html: string): Promise<T> {
+  const wrapper = document.createElement('div')
+  wrapper.innerHTML = html
+  const el = wrapper.firstElementChild as T
+  document.body.append(el)
+  mounted.push(el)
+  await waitFor(() => el.shadowRoot && el.shadowRoot.querySelector('.tg-root'), 'the element to render')
+  return el
+}
+
+/** Waits until fn returns something truthy (polls every 20 ms, at most `timeout` ms). */
+export async function waitFor<T>(fn: () => T | null | undefined | false, what = 'a condition', timeout = 5000): Promise<T> {
+  const until = Date.now() + timeout
+  for (;;) {
+    let value: T | null | undefined | false
+    try {
+      value = fn()
+    } catch {
+      value = undefined
+    }
+    if (value) return value
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** querySelector inside the element's shadow root. */
+export function $<T extends Element = HTMLElement>(el: Element, selector: string): T | null {
+  return el.shadowRoot!.querySelector<T>(selector)
+}
+
+export function $$<T extends Element = HTMLElement>(el: Element, selector: string): T[] {
+  return [...el.shadowRoot!.querySelectorAll<T>(selector)]
+}
+
+/** The visible text of the element's shadow root (Shoelace internals excluded). */
+export function textOf(el: Element): string {
+  return (el.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ')
+}
+
+/** Waits for text to appear in the element's shadow root. */
+export function waitForText(el: Element, text: string, timeout = 5000): Promise<true> {
+  return waitFor(() => textOf(el).includes(text) || false, `"${text}"`, timeout)
+}
+
+/** The messages of the toasts shown in this element. */
+export function toastTexts(el: Element): string[] {
+  return $$(el, '.tg-toast__message').map((t) => t.textContent ?? '')
+}
+
+export function waitForToast(el: Element, text: string, timeout = 5000): Promise<true> {
+  return waitFor(() => toastTexts(el).includes(text) || false, `toast "${text}"`, timeout)
+}
+
+/** Types a value into the sl-input named `name` the way Shoelace reports typing (value + sl-input). */
+export async function fill(el: Element, name: string, value: string): Promise<void> {
+  const input = await waitFor(() => inputNamed(el, name), `input ${name}`)
+  input.value = value
+  input.dispatchEvent(new CustomEvent('sl-input', { bubbles: true, composed: true }))
+  await sleep(0)
+}
+
+/** The sl-input whose name property is `name` (React sets Shoelace props as properties, not attributes). */
+export function inputNamed(root: Element | ShadowRoot, name: string): HTMLInputElement | undefined {
+  const scope = root instanceof ShadowRoot ? root : root.shadowRoot!
+  return [...scope.querySelectorAll<HTMLInputElement>('sl-input')].find((i) => i.name === name)
+}
+
+/** The submit button among the descendants of `scope` (pass a shadow root or a light-DOM container). */
+export function submitButton(scope: ParentNode): HTMLElement | undefined {
+  return [...scope.querySelectorAll<HTMLElement & { type: string }>('sl-button')].find((b) => b.type === 'submit')
+}
+
+/** Submits the element's form with its submit button (the button clicks through Shoelace's form support). */
+export async function submit(el: Element): Promise<void> {
+  const button = await waitFor(() => submitButton(el.shadowRoot!), 'the submit button')
+  await (button as HTMLElement & { updateComplete?: Promise<unknown> }).updateComplete
+  button.click()
+  await sleep(0)
+}
+
+/** Collects the events of the given names fired on (or bubbling through) document. */
+export function recordEvents(...names: string[]): { events: CustomEvent[]; stop: () => void } {
+  const events: CustomEvent[] = []
+  const listener = (e: Event) => events.push(e as CustomEvent)
+  for (const n of names) document.addEventListener(n, listener)
+  return { events, stop: () => names.forEach((n) => document.removeEventListener(n, listener)) }
+}
+
+/** Keeps elements used alone from leaving the test page: cancels every tollgate-navigate. */
+export function stayOnPage(): { targets: string[]; stop: () => void } {
+  const targets: string[] = []
+  const listener = (e: Event) => {
+    targets.push((e as CustomEvent<{ to: string }>).detail.to)
+    e.preventDefault()
+  }
+  document.addEventListener('tollgate-navigate', listener)
+  return { targets, stop: () => document.removeEventListener('tollgate-navigate', listener) }
+}
+
+/** Arranges server options (OptionStore.set) on the real server. */
+export function setOptions(options: Record<string, string | number | boolean>): Promise<unknown> {
+  return executeServerCommand('tg-options', Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])))
+}
+
+export function serverCommand<T = unknown>(command: string, payload?: unknown): Promise<T> {
+  return executeServerCommand(command, payload) as Promise<T>
+}
+
+/** Loads the public status from the real server into the store. */
+export async function loadStatus(): Promise<void> {
+  await refreshStatus()
+  await waitFor(() => $status.get(), 'the status')
+}
+
+let counter = 0
+/** A username no other test uses (at most 12 characters). */
+export function uniqueName(prefix = 'u'): string {
+  counter++
+  return `${prefix}${Date.now().toString(36).slice(-6)}${counter}`.slice(0, 12)
+}
+
+/** Registers a user through the real API and signs it in (server cookie + stored user). */
+export async function registerAndSignIn(username = uniqueName(), password = 'password123'): Promise<User> {
+  const reg = await fetch('/api/user/register', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password, password2: password, email: '', verification_code: '', aff_code: '' }),
+  }).then((r) => r.json())
+  if (!reg.success) throw new Error(reg.message)
+  return signInAs(username, password)
+}
+
+export async function signInAs(username: string, password: string): Promise<User> {
+  const res = await fetch('/api/user/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) }).then((r) => r.json())
+  if (!res.success) throw new Error(res.message)
+  $session.set(res.data)
+  return res.data
+}
+
+/** Puts the page back as it was: elements removed, stores and storage cleared, server session ended, URL and clock restored. */
+export async function cleanup(): Promise<void> {
+  for (const el of mounted.splice(0)) el.remove()
+  await fetch('/api/user/logout')
+  await serverCommand('tg-reset-options')
+  localStorage.clear()
+  $session.set(null)
+  $status.set(null)
+  $toasts.set([])
+  $prefs.set({ ...$prefs.get(), theme: 'light', locale: 'en', 'sidebar-collapsed': undefined })
+  $config.set({ apiBase: '' })
+  setClock(null)
+  history.replaceState(null, '', START_URL)
+  syncRoute()
+}
+
+/** Sets the address bar (client-side) before mounting a console or an element that reads the query. */
+export function goTo(path: string): void {
+  history.replaceState(null, '', path)
+  syncRoute()
+}

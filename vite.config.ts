@@ -1,0 +1,56 @@
+import { defineConfig } from 'vite'
+import react from '@vitejs/plugin-react'
+
+/**
+ * One build for everything:
+ * - dist/index.html: the console page (a full-page <tollgate-console>);
+ * - dist/demo/*.html: pages that embed the elements the way a customer would;
+ * - dist/lib/<entry>.js: one ES module per element entry with a stable name, sharing hashed chunks
+ *   in dist/lib/chunks/ (one copy of the stores, so every element on a page shares the session).
+ */
+const libEntries: Record<string, string> = {
+  tollgate: 'elements/index.ts',
+  'tollgate-config': 'elements/config.ts',
+  'tollgate-console': 'elements/console.ts',
+  'tollgate-login': 'elements/login.ts',
+  'tollgate-register': 'elements/register.ts',
+  'tollgate-reset': 'elements/reset.ts',
+  'tollgate-reset-confirm': 'elements/reset-confirm.ts',
+}
+
+const pages: Record<string, string> = {
+  index: 'index.html',
+  'demo/index': 'demo/index.html',
+  'demo/console': 'demo/console.html',
+  'demo/login': 'demo/login.html',
+  'demo/reseller': 'demo/reseller.html',
+}
+
+export default defineConfig({
+  plugins: [react()],
+  // lib code reads process.env.NODE_ENV (React, Lit); without this the bundle throws in browsers
+  // and ships React's development build
+  define: { 'process.env.NODE_ENV': '"production"' },
+  appType: 'mpa',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2022',
+    // the preload helper would resolve screen chunks against the page's origin, which breaks
+    // elements loaded from the gateway into another site
+    modulePreload: false,
+    rolldownOptions: {
+      input: { ...libEntries, ...pages },
+      preserveEntrySignatures: 'exports-only',
+      output: {
+        entryFileNames: (chunk) => (chunk.name in libEntries ? 'lib/[name].js' : `lib/chunks/page-${chunk.name.replace(/\//g, '-')}-[hash].js`),
+        chunkFileNames: 'lib/chunks/[name]-[hash].js',
+        assetFileNames: 'lib/assets/[name]-[hash][extname]',
+      },
+    },
+  },
+  server: {
+    proxy: { '/api': { target: process.env.TOLLGATE_API ?? 'http://127.0.0.1:3000', changeOrigin: false } },
+  },
+})

@@ -1,0 +1,225 @@
+/**
+ * Browser tests of the elements (`npm run test:elements`): real Chromium (Debian's, never a
+ * downloaded one), files tests/elements/**\/*.test.ts(x) served through Vite, and a REAL gateway
+ * server started in-process for the run (temp SQLite database, a loopback SMTP server that keeps
+ * the mails) behind /api. Ends with one line `wtr: N passed, N failed`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import type { Server as HttpServer } from 'node:http'
+import { serve } from '@hono/node-server'
+import { SMTPServer } from 'smtp-server'
+import { defaultReporter } from '@web/test-runner'
+import type { Reporter, TestSession, TestSuiteResult } from '@web/test-runner'
+import { playwrightLauncher } from '@web/test-runner-playwright'
+import { vitePlugin, removeViteLogging } from '@remcovaes/web-test-runner-vite-plugin'
+import { createServer } from './server/app.ts'
+import { loadConfig } from './server/config.ts'
+import { issueVerificationToken } from './server/lib/verification.ts'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const VITE_PORT = Number(process.env.WTR_VITE_PORT ?? 5273)
+
+// --- the real server -------------------------------------------------------------------------
+const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-wtr-'))
+// a minimal env on purpose: the suite always runs on its own SQLite file, whatever the shell exports
+const config = loadConfig({ DATA_DIR: dataDir }, { dataDir, sessionSecret: 'wtr-session-secret', criticalRateLimit: 1_000_000, apiRateLimit: 1_000_000, staticDir: join(dataDir, 'no-static') })
+const gateway = await createServer(config)
+const http = serve({ fetch: gateway.app.fetch, port: 0, hostname: '127.0.0.1' }) as HttpServer
+await new Promise<void>((resolve) => (http.listening ? resolve() : http.once('listening', () => resolve())))
+const gatewayPort = (http.address() as AddressInfo).port
+
+// --- a loopback SMTP server, so mail flows (verification code, reset link) are real -----------
+const mails: Array<{ to: string[]; text: string }> = []
+const smtp = new SMTPServer({
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  onData(stream, session, cb) {
+    const chunks: Buffer[] = []
+    stream.on('data', (d: Buffer) => chunks.push(d))
+    stream.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8')
+      const text = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))
+      mails.push({ to: session.envelope.rcptTo.map((r) => r.address), text })
+      cb()
+    })
+  },
+})
+await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+const smtpPort = (smtp.server.address() as AddressInfo).port
+for (const [key, value] of Object.entries({ SMTPServer: '127.0.0.1', SMTPPort: String(smtpPort), SMTPSSLEnabled: 'false', SMTPFrom: 'noreply@example.com' })) {
+  await gateway.ctx.options.set(key, value)
+}
+const defaultOptions = new Map(gateway.ctx.options.all().map((o) => [o.key, o.value]))
+
+/** /api/* from the test page goes to the real server: all methods, bodies and cookies. */
+async function apiProxy(ctx: any, next: () => Promise<void>) {
+  if (!ctx.path.startsWith('/api/')) return next()
+  const chunks: Buffer[] = []
+  for await (const chunk of ctx.req) chunks.push(chunk as Buffer)
+  const headers = new Headers()
+  for (const [k, v] of Object.entries(ctx.headers as Record<string, string | string[] | undefined>)) {
+    if (v === undefined || ['host', 'connection', 'content-length'].includes(k)) continue
+    headers.set(k, Array.isArray(v) ? v.join(', ') : v)
+  }
+  const res = await fetch(`http://127.0.0.1:${gatewayPort}${ctx.url}`, {
+    method: ctx.method,
+    headers,
+    body: chunks.length && ctx.method !== 'GET' && ctx.method !== 'HEAD' ? Buffer.concat(chunks) : undefined,
+    redirect: 'manual',
+  })
+  ctx.status = res.status
+  res.headers.forEach((value, key) => {
+    if (!['set-cookie', 'content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(key)) ctx.set(key, value)
+  })
+  const cookies = res.headers.getSetCookie()
+  if (cookies.length) ctx.set('set-cookie', cookies)
+  ctx.body = Buffer.from(await res.arrayBuffer())
+}
+
+/**
+ * Answers /__status/<code> with that HTTP status and an envelope: the statuses the real server
+ * only gives under conditions a test cannot arrange (a crash, a static host without server).
+ */
+async function statusEndpoint(ctx: any, next: () => Promise<void>) {
+  const m = /^\/__status\/(\d{3})$/.exec(ctx.path)
+  if (!m) return next()
+  ctx.status = Number(m[1])
+  ctx.type = 'application/json'
+  ctx.body = JSON.stringify({ success: false, message: `status ${m[1]} from the test endpoint`, data: null })
+}
+
+/** Commands the tests send with executeServerCommand: arrange the real server's state. */
+const serverCommands = {
+  name: 'tollgate-server-commands',
+  async executeCommand({ command, payload }: { command: string; payload?: any }) {
+    const o = gateway.ctx.options
+    switch (command) {
+      case 'tg-options':
+        for (const [key, value] of Object.entries(payload as Record<string, string>)) await o.set(key, String(value))
+        return true
+      case 'tg-reset-options':
+        for (const { key, value } of o.all()) if (defaultOptions.has(key) && defaultOptions.get(key) !== value) await o.set(key, defaultOptions.get(key)!)
+        config.criticalRateLimit = 1_000_000
+        return true
+      case 'tg-critical-limit':
+        config.criticalRateLimit = Number(payload.limit)
+        return true
+      case 'tg-user': {
+        const row = await gateway.ctx.db.selectFrom('users').selectAll().where('username', '=', payload.username).executeTakeFirst()
+        if (!row) return null
+        const { password: _password, ...rest } = row
+        return rest
+      }
+      case 'tg-set-email': {
+        await gateway.ctx.db.updateTable('users').set({ email: payload.email }).where('username', '=', payload.username).execute()
+        return true
+      }
+      case 'tg-reset-token':
+        return issueVerificationToken('reset', payload.email)
+      case 'tg-last-mail': {
+        const mail = [...mails].reverse().find((m) => m.to.includes(payload.to))
+        return mail ? mail.text : null
+      }
+      default:
+        return undefined
+    }
+  },
+}
+
+// --- the closing line ------------------------------------------------------------------------
+function countSuite(suite: TestSuiteResult | undefined, counts: { passed: number; failed: number }) {
+  if (!suite) return
+  for (const test of suite.tests) {
+    if (test.skipped) continue
+    if (test.passed) counts.passed++
+    else counts.failed++
+  }
+  for (const child of suite.suites) countSuite(child, counts)
+}
+
+function summaryLine(): Reporter {
+  let line = 'wtr: 0 passed, 1 failed'
+  process.on('exit', () => console.log(line))
+  return {
+    onTestRunFinished({ sessions }: { sessions: TestSession[] }) {
+      const counts = { passed: 0, failed: 0 }
+      for (const session of sessions) {
+        countSuite(session.testResults, counts)
+        if (session.errors?.length || (!session.passed && !session.testResults?.tests.length && !session.testResults?.suites.length)) counts.failed++
+      }
+      line = `wtr: ${counts.passed} passed, ${counts.failed} failed`
+    },
+  }
+}
+
+export default {
+  files: ['tests/elements/**/*.test.ts', 'tests/elements/**/*.test.tsx'],
+  nodeResolve: false,
+  concurrency: 1,
+  browserStartTimeout: 60_000,
+  testsStartTimeout: 60_000,
+  testsFinishTimeout: 180_000,
+  testFramework: { config: { timeout: 10_000 } },
+  // tests print nothing: drop Vite's connection notes and Lit's dev-mode notice
+  filterBrowserLogs: (log: { type: string; args: unknown[] }) =>
+    removeViteLogging(log) && !log.args.some((a) => typeof a === 'string' && a.includes('Lit is in dev mode')),
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      },
+      // tests talk only to loopback: outside widgets (bot check, Telegram) are refused, not fetched
+      async createPage({ context }) {
+        await context.route(
+          (url) => !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.protocol !== 'data:',
+          (route) => route.abort(),
+        )
+        return context.newPage()
+      },
+    }),
+  ],
+  middleware: [apiProxy, statusEndpoint],
+  plugins: [
+    serverCommands,
+    vitePlugin({
+      // the plugin proxies to the configured port, so it must not drift
+      server: { port: VITE_PORT, strictPort: true, host: '127.0.0.1' },
+      logLevel: 'error',
+      define: { 'process.env.NODE_ENV': '"development"' },
+      // pre-bundle up front: discovering dependencies mid-run re-optimises and loads two Reacts
+      optimizeDeps: {
+        noDiscovery: true,
+        include: [
+          'react',
+          'react-dom',
+          'react-dom/client',
+          'react/jsx-runtime',
+          'react/jsx-dev-runtime',
+          '@r2wc/react-to-web-component',
+          'nanostores',
+          '@nanostores/react',
+          '@nanostores/persistent',
+          'wretch',
+          'wretch/addons/queryString',
+          'dompurify',
+          '@esm-bundle/chai',
+        ],
+      },
+    }),
+    {
+      name: 'tollgate-stop-server',
+      async serverStop() {
+        await new Promise<void>((resolve) => smtp.close(() => resolve()))
+        await new Promise<void>((resolve) => http.close(() => resolve()))
+        await gateway.close()
+        rmSync(dataDir, { recursive: true, force: true })
+      },
+    },
+  ],
+  reporters: [defaultReporter(), summaryLine()],
+}
