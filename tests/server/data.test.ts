@@ -1,0 +1,85 @@
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { dialects, startServer, Client, type TestServer } from './helpers.ts'
+
+const H = 3600
+const T0 = 1_700_000_000 - (1_700_000_000 % H)
+
+for (const dialect of dialects) {
+  describe(`data dashboard (${dialect})`, () => {
+    let s: TestServer
+    let root: Client
+    let ann: Client & { id: number; username: string }
+    let ben: Client & { id: number; username: string }
+    before(async () => {
+      s = await startServer(dialect)
+      root = await s.root()
+      ann = await s.user({ username: 'ann' })
+      ben = await s.user({ username: 'ben' })
+      const bucket = (u: { id: number; username: string }, model: string, hour: number, count: number) => ({
+        user_id: u.id,
+        username: u.username,
+        model_name: model,
+        created_at: T0 + hour * H,
+        count,
+        quota: count * 100,
+        token_used: count * 10,
+      })
+      await s.ctx.db
+        .insertInto('quota_data')
+        .values([
+          bucket(ann, 'gpt-4o', 0, 1),
+          bucket(ann, 'gpt-4o', 1, 2),
+          bucket(ann, 'claude', 1, 3),
+          bucket(ben, 'gpt-4o', 1, 4),
+          bucket(ben, 'gpt-4o', 2, 5),
+          bucket(ben, 'gpt-4o', 24 * 40, 6),
+        ])
+        .execute()
+    })
+    after(() => s.close())
+
+    it('sums every user by model and hour for an admin', async () => {
+      const r = await root.get(`/api/data/?start_timestamp=${T0}&end_timestamp=${T0 + 2 * H}`)
+      assert.equal(r.body.success, true)
+      const rows = (r.body.data as any[]).map((d) => [d.model_name, d.created_at - T0, d.count, d.quota, d.token_used])
+      assert.deepEqual(rows, [
+        ['gpt-4o', 0, 1, 100, 10],
+        ['claude', H, 3, 300, 30],
+        ['gpt-4o', H, 6, 600, 60],
+        ['gpt-4o', 2 * H, 5, 500, 50],
+      ])
+    })
+
+    it("gives an admin one user's own rows by username", async () => {
+      const r = await root.get(`/api/data/?start_timestamp=${T0}&end_timestamp=${T0 + 100 * 24 * H}&username=ben`)
+      const rows = r.body.data as any[]
+      assert.deepEqual(rows.map((d) => d.count), [4, 5, 6])
+      assert.ok(rows.every((d) => d.username === 'ben' && d.user_id === ben.id))
+    })
+
+    it("gives a user only their own rows, within 30 days", async () => {
+      const r = await ann.get(`/api/data/self?start_timestamp=${T0}&end_timestamp=${T0 + 3 * H}`)
+      assert.equal(r.body.success, true)
+      const rows = r.body.data as any[]
+      assert.deepEqual(rows.map((d) => [d.model_name, d.count]), [['gpt-4o', 1], ['claude', 3], ['gpt-4o', 2]])
+      assert.ok(rows.every((d) => d.user_id === ann.id))
+      const mine = (await ben.get(`/api/data/self?start_timestamp=${T0}&end_timestamp=${T0 + 3 * H}`)).body.data as any[]
+      assert.deepEqual(mine.map((d) => d.count), [4, 5])
+      const long = await ann.get(`/api/data/self?start_timestamp=${T0}&end_timestamp=${T0 + 30 * 24 * H + 1}`)
+      assert.equal(long.body.success, false)
+      assert.match(long.body.message, /30 days/)
+      assert.equal((await ann.get(`/api/data/self?start_timestamp=${T0}&end_timestamp=${T0 + 30 * 24 * H}`)).body.success, true)
+    })
+
+    it('refuses bad ranges and keeps the admin call from users', async () => {
+      assert.equal((await ann.get('/api/data/')).status, 403)
+      assert.equal((await s.anon.get('/api/data/self')).status, 401)
+      for (const q of ['start_timestamp=x', 'end_timestamp=-1', `start_timestamp=${T0 + 10}&end_timestamp=${T0}`]) {
+        const r = await root.get(`/api/data/?${q}`)
+        assert.equal(r.status, 400, q)
+        assert.match(r.body.message, /timestamp/)
+      }
+    })
+  })
+}
