@@ -1,0 +1,181 @@
+import type { RelayEngine } from './engine.ts'
+import { CHANNEL_STATUS, channelFromRow, type ChannelState } from './state.ts'
+import { priceContent, quotaOf } from './pricing.ts'
+import { splitBase } from './upstream.ts'
+import { channelTypeName } from './adapters/index.ts'
+
+export interface Tester {
+  id: number
+  username: string
+  group: string
+}
+
+export interface TestOutcome {
+  success: boolean
+  message: string
+  /** seconds */
+  time: number
+}
+
+const running = new WeakMap<RelayEngine, Promise<void>>()
+
+/** The model a channel test uses: the one asked for, the channel's test model, its first model. */
+export function testModelOf(ch: ChannelState, asked?: string): string {
+  return asked?.trim() || ch.testModel || ch.models[0] || 'gpt-3.5-turbo'
+}
+
+export async function loadChannel(engine: RelayEngine, id: number): Promise<ChannelState | null> {
+  const row = await engine.ctx.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst()
+  return row ? channelFromRow(row) : null
+}
+
+/**
+ * One real call through the channel. Records response_time (ms) and test_time, and a consumption
+ * log for the tester (token name "model test"; logged, not charged). Never disables by itself.
+ */
+export async function testChannel(engine: RelayEngine, ch: ChannelState, tester: Tester, model?: string): Promise<TestOutcome> {
+  const m = testModelOf(ch, model)
+  const r = await engine.testChannel(ch, m)
+  const now = Math.floor(Date.now() / 1000)
+  await engine.ctx.db
+    .updateTable('channels')
+    .set({ response_time: Math.round(r.seconds * 1000), test_time: now })
+    .where('id', '=', ch.id)
+    .execute()
+  if (!r.ok) return { success: false, message: r.message, time: r.seconds }
+  if (engine.ctx.options.bool('LogConsumeEnabled')) {
+    const price = engine.pricing.price(m, tester.group)
+    engine.ledger.enqueueLog({
+      user_id: tester.id,
+      created_at: now,
+      type: 2,
+      content: `channel test: ${priceContent(price)}`,
+      username: tester.username,
+      token_name: 'model test',
+      token_id: 0,
+      model_name: m,
+      quota: quotaOf(price, r.usage, engine.ctx.options.quotaPerUnit),
+      prompt_tokens: r.usage.prompt_tokens,
+      completion_tokens: r.usage.completion_tokens,
+      use_time: Math.floor(r.seconds),
+      is_stream: 0,
+      channel: ch.id,
+      other: JSON.stringify({
+        model_ratio: price.modelRatio,
+        model_price: price.modelPrice,
+        completion_ratio: price.completionRatio,
+        group_ratio: price.groupRatio,
+        admin_info: { use_channel: [ch.id] },
+      }),
+    })
+  }
+  return { success: true, message: '', time: r.seconds }
+}
+
+export function testAllRunning(engine: RelayEngine): Promise<void> | undefined {
+  return running.get(engine)
+}
+
+/**
+ * Tests every enabled and automatically disabled channel, one after another, in the background.
+ * With the monitoring options on: disables (status 3) an auto_ban channel that fails or answers
+ * slower than ChannelDisableThreshold seconds; re-enables an automatically disabled one that passes.
+ * Returns false when a run is already going.
+ */
+export function startTestAll(engine: RelayEngine, tester: Tester): boolean {
+  if (running.get(engine)) return false
+  const run = (async () => {
+    const rows = await engine.ctx.db
+      .selectFrom('channels')
+      .selectAll()
+      .where('status', 'in', [CHANNEL_STATUS.enabled, CHANNEL_STATUS.auto])
+      .orderBy('id')
+      .execute()
+    for (const row of rows) {
+      const ch = channelFromRow(row)
+      const o = engine.ctx.options
+      const outcome = await testChannel(engine, ch, tester).catch((err: unknown) => ({ success: false, message: String(err), time: 0 }))
+      if (/not supported for this channel type/.test(outcome.message)) continue
+      const threshold = o.num('ChannelDisableThreshold', 5)
+      const slow = threshold > 0 && outcome.time > threshold
+      if (ch.status === CHANNEL_STATUS.enabled && (!outcome.success || slow)) {
+        if (o.bool('AutomaticDisableChannelEnabled') && ch.autoBan) {
+          const reason = outcome.success ? `channel test took ${outcome.time} s, over the ${threshold} s threshold` : `channel test failed: ${outcome.message}`
+          await engine.monitor.disable(ch.id, reason.slice(0, 500))
+        }
+      } else if (ch.status === CHANNEL_STATUS.auto && outcome.success && !slow && o.bool('AutomaticEnableChannelEnabled')) {
+        await engine.monitor.enable(ch.id)
+      }
+    }
+  })()
+    .catch((err) => console.error('relay: testing all channels failed:', err))
+    .finally(() => running.delete(engine))
+  running.set(engine, run)
+  return true
+}
+
+function ymd(d: Date): string {
+  return d.toISOString().slice(0, 10)
+}
+
+async function getJson(engine: RelayEngine, ch: ChannelState, path: string): Promise<Record<string, any>> {
+  const { origin, prefix } = splitBase(ch.baseUrl || 'https://api.openai.com')
+  const res = await engine.upstream.agent.request({
+    origin,
+    path: prefix + path,
+    method: 'GET',
+    headers: { authorization: `Bearer ${ch.key}` },
+    signal: AbortSignal.timeout(15_000),
+  })
+  const text = await res.body.text()
+  if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${text.slice(0, 200)}`)
+  return JSON.parse(text) as Record<string, any>
+}
+
+/**
+ * The remaining balance in USD from the OpenAI-style billing endpoints (OpenAI and custom
+ * channels): hard limit minus this period's usage. Stored on the channel.
+ */
+export async function updateBalance(engine: RelayEngine, ch: ChannelState): Promise<{ success: true; balance: number } | { success: false; message: string }> {
+  if (ch.type !== 1 && ch.type !== 8) {
+    return { success: false, message: `balance query is not supported for this channel type (${channelTypeName(ch.type)})` }
+  }
+  try {
+    const sub = await getJson(engine, ch, '/v1/dashboard/billing/subscription')
+    const now = new Date()
+    const start = sub.has_payment_method ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)) : new Date(now.getTime() - 100 * 86_400_000)
+    const end = new Date(now.getTime() + 86_400_000)
+    const usage = await getJson(engine, ch, `/v1/dashboard/billing/usage?start_date=${ymd(start)}&end_date=${ymd(end)}`)
+    const balance = Math.round((Number(sub.hard_limit_usd) - Number(usage.total_usage) / 100) * 1e6) / 1e6
+    if (!Number.isFinite(balance)) return { success: false, message: 'the upstream billing answer has no hard_limit_usd or total_usage' }
+    await engine.ctx.db
+      .updateTable('channels')
+      .set({ balance, balance_updated_time: Math.floor(Date.now() / 1000) })
+      .where('id', '=', ch.id)
+      .execute()
+    return { success: true, balance }
+  } catch (err) {
+    return { success: false, message: `balance query failed: ${(err as Error).message}` }
+  }
+}
+
+/** Every enabled OpenAI or custom channel; those with no balance left are disabled when allowed. */
+export async function updateAllBalances(engine: RelayEngine): Promise<void> {
+  const rows = await engine.ctx.db
+    .selectFrom('channels')
+    .selectAll()
+    .where('status', '=', CHANNEL_STATUS.enabled)
+    .where('type', 'in', [1, 8])
+    .orderBy('id')
+    .execute()
+  const queue = rows.map(channelFromRow)
+  const worker = async () => {
+    for (let ch = queue.shift(); ch; ch = queue.shift()) {
+      const r = await updateBalance(engine, ch)
+      if (r.success && r.balance <= 0 && engine.ctx.options.bool('AutomaticDisableChannelEnabled') && ch.autoBan) {
+        await engine.monitor.disable(ch.id, 'no balance left')
+      }
+    }
+  }
+  await Promise.all([worker(), worker(), worker(), worker()])
+}

@@ -1,0 +1,141 @@
+import { after, before, beforeEach, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { dialects, type Client } from './helpers.ts'
+import { relayFixture, type RelayFixture } from './relay-helpers.ts'
+import { testAllRunning } from '../../server/relay/channel-ops.ts'
+
+for (const dialect of dialects) {
+  describe(`channel test and balance (${dialect})`, () => {
+    let f: RelayFixture
+    let root: Client
+
+    before(async () => {
+      f = await relayFixture(dialect)
+      root = await f.s.root()
+    })
+    beforeEach(async () => {
+      f.fake.reset()
+      await f.s.ctx.options.set('AutomaticDisableChannelEnabled', 'false')
+      await f.s.ctx.options.set('AutomaticEnableChannelEnabled', 'false')
+      await f.s.ctx.options.set('ChannelDisableThreshold', '5')
+      // test-all visits every enabled channel: start each case from its own channels only
+      await f.s.ctx.db.updateTable('channels').set({ status: 2 }).execute()
+    })
+    after(() => f.close())
+
+    const channel = (id: number) => f.s.ctx.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+
+    it('tests one channel with a real call and records the time and a log', async () => {
+      const id = await f.channel({ key: 'test-one', models: 'gpt-4o,gpt-3.5-turbo', modelMapping: '{"gpt-3.5-turbo":"gpt-3.5-turbo-0125"}' })
+      const r = await root.get(`/api/channel/test/${id}?model=gpt-3.5-turbo`)
+      assert.equal(r.body.success, true)
+      assert.equal(typeof r.body.time, 'number')
+      const sent = f.fake.requests.at(-1)!
+      assert.equal(sent.body.model, 'gpt-3.5-turbo-0125')
+      assert.equal(sent.body.max_tokens, 1)
+      assert.deepEqual(sent.body.messages, [{ role: 'user', content: 'hi' }])
+      const row = await channel(id)
+      assert.ok(Number(row.test_time) > 0)
+      assert.equal(Number(row.response_time), Math.round(r.body.time * 1000))
+      await f.idle()
+      const log = await f.s.ctx.db.selectFrom('logs').selectAll().where('channel', '=', id).executeTakeFirstOrThrow()
+      assert.equal(log.token_name, 'model test')
+      assert.equal(log.username, 'root')
+      assert.equal(log.model_name, 'gpt-3.5-turbo')
+      // without ?model= the channel's first model
+      await root.get(`/api/channel/test/${id}`)
+      assert.equal(f.fake.requests.at(-1)!.body.model, 'gpt-4o')
+    })
+
+    it('reports a failing test without disabling the channel', async () => {
+      await f.s.ctx.options.set('AutomaticDisableChannelEnabled', 'true')
+      f.fake.scenario('test-bad', { status: 401, error: { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } } })
+      const id = await f.channel({ key: 'test-bad', models: 'gpt-4o' })
+      const r = await root.get(`/api/channel/test/${id}`)
+      assert.equal(r.body.success, false)
+      assert.match(r.body.message, /401: Incorrect API key provided/)
+      assert.equal(Number((await channel(id)).status), 1)
+      assert.equal((await root.get('/api/channel/test/999999')).body.success, false)
+      const claudeLess = await f.channel({ type: 41, key: 'suno', models: 'suno_music' })
+      assert.match((await root.get(`/api/channel/test/${claudeLess}`)).body.message, /not supported for this channel type \(Suno\)/)
+    })
+
+    it('is for administrators only', async () => {
+      const u = await f.s.user({ role: 1 })
+      assert.equal((await u.get('/api/channel/test/1')).status, 403)
+      assert.equal((await u.get('/api/channel/update_balance/1/')).status, 403)
+      assert.equal((await f.s.anon.get('/api/channel/test')).status, 401)
+    })
+
+    it('tests all channels in the background: disables failing and slow ones, re-enables recovered ones', async () => {
+      await f.s.ctx.options.set('AutomaticDisableChannelEnabled', 'true')
+      await f.s.ctx.options.set('AutomaticEnableChannelEnabled', 'true')
+      await f.s.ctx.options.set('ChannelDisableThreshold', '0.2')
+      f.fake.scenario('all-fail', { status: 500 })
+      f.fake.scenario('all-fail-keep', { status: 500 })
+      f.fake.scenario('all-slow', { latencyMs: 400 })
+      const good = await f.channel({ key: 'all-good', models: 'gpt-4o' })
+      const failing = await f.channel({ key: 'all-fail', models: 'gpt-4o' })
+      const keep = await f.channel({ key: 'all-fail-keep', models: 'gpt-4o', autoBan: 0 })
+      const slow = await f.channel({ key: 'all-slow', models: 'gpt-4o' })
+      const recovered = await f.channel({ key: 'all-recovered', models: 'gpt-4o', status: 3 })
+      const manual = await f.channel({ key: 'all-manual', models: 'gpt-4o', status: 2 })
+
+      const r = await root.get('/api/channel/test')
+      assert.deepEqual([r.body.success, r.body.message], [true, ''])
+      const again = await root.get('/api/channel/test')
+      assert.equal(again.body.success, false, 'a second run is refused while one is going')
+      await testAllRunning(f.engine)
+
+      const status = async (id: number) => Number((await channel(id)).status)
+      assert.equal(await status(good), 1)
+      assert.equal(await status(failing), 3)
+      assert.match(JSON.parse((await channel(failing)).other_info).status_reason, /channel test failed/)
+      assert.equal(await status(keep), 1, 'auto_ban 0 is never disabled')
+      assert.equal(await status(slow), 3)
+      assert.equal(await status(recovered), 1)
+      assert.equal(await status(manual), 2, 'a manual disable is left alone')
+      assert.equal(f.fake.hits.get('all-manual'), undefined)
+      // the relay follows at once
+      assert.equal(f.engine.state.channels.get(failing)!.status, 3)
+      assert.equal(f.engine.state.channels.get(recovered)!.status, 1)
+    })
+
+    it('leaves channels alone when the monitoring options are off', async () => {
+      f.fake.scenario('off-fail', { status: 500 })
+      const failing = await f.channel({ key: 'off-fail', models: 'gpt-4o' })
+      const auto = await f.channel({ key: 'off-auto', models: 'gpt-4o', status: 3 })
+      await root.get('/api/channel/test')
+      await testAllRunning(f.engine)
+      assert.equal(Number((await channel(failing)).status), 1)
+      assert.equal(Number((await channel(auto)).status), 3)
+    })
+
+    it('updates the balance from the OpenAI billing endpoints', async () => {
+      f.fake.scenario('billing', { balance: { hardLimitUsd: 120, usageCents: 2050 } })
+      const id = await f.channel({ key: 'billing', models: 'gpt-4o' })
+      const r = await root.get(`/api/channel/update_balance/${id}/`)
+      assert.deepEqual([r.body.success, r.body.balance], [true, 99.5])
+      const row = await channel(id)
+      assert.equal(Number(row.balance), 99.5)
+      assert.ok(Number(row.balance_updated_time) > 0)
+      assert.ok(f.fake.requests.some((q) => q.path.startsWith('/v1/dashboard/billing/usage?start_date=')))
+      const claudeId = await f.channel({ type: 14, key: 'c', models: 'claude-3-haiku-20240307' })
+      const no = await root.get(`/api/channel/update_balance/${claudeId}/`)
+      assert.equal(no.body.success, false)
+      assert.match(no.body.message, /not supported for this channel type \(Anthropic Claude\)/)
+    })
+
+    it('updates all balances and disables a channel with nothing left', async () => {
+      await f.s.ctx.options.set('AutomaticDisableChannelEnabled', 'true')
+      f.fake.scenario('rich', { balance: { hardLimitUsd: 10, usageCents: 100 } })
+      f.fake.scenario('broke', { balance: { hardLimitUsd: 10, usageCents: 1000 } })
+      const rich = await f.channel({ key: 'rich', models: 'gpt-4o' })
+      const broke = await f.channel({ key: 'broke', models: 'gpt-4o', type: 8 })
+      const r = await root.get('/api/channel/update_balance')
+      assert.equal(r.body.success, true)
+      assert.equal(Number((await channel(rich)).balance), 9)
+      assert.equal(Number((await channel(broke)).status), 3)
+    })
+  })
+}
