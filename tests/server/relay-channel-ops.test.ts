@@ -36,7 +36,7 @@ for (const dialect of dialects) {
       assert.deepEqual(sent.body.messages, [{ role: 'user', content: 'hi' }])
       const row = await channel(id)
       assert.ok(Number(row.test_time) > 0)
-      assert.equal(Number(row.response_time), Math.round(r.body.time * 1000))
+      assert.equal(Number(row.response_time), Math.round(Number(r.body.time) * 1000))
       await f.idle()
       const log = await f.s.ctx.db.selectFrom('logs').selectAll().where('channel', '=', id).executeTakeFirstOrThrow()
       assert.equal(log.token_name, 'model test')
