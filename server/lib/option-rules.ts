@@ -100,7 +100,7 @@ export function checkOption(key: string, raw: string, current: (key: string) => 
     if (v !== 'true' && v !== 'false') return { ok: false, message: `${key} must be true or false` }
     const need = NEEDS[key]
     if (v === 'true' && need && current(need.key).trim() === '') {
-      return { ok: false, message: `cannot turn on ${need.what}: fill in ${need.key} first` }
+      return { ok: false, message: `${key} cannot turn on ${need.what} before ${need.key} is filled in` }
     }
     return { ok: true, value: v }
   }
