@@ -25,8 +25,9 @@ export async function logout(): Promise<void> {
   await get<null>('/api/user/logout')
 }
 
+/** GET /api/user/self. Quiet: a background refresh; a 401 still expires the session. */
 export async function self(): Promise<User> {
-  return (await get<User>('/api/user/self')).data
+  return (await get<User>('/api/user/self', undefined, { quiet: true })).data
 }
 
 /** GET /api/verification: mails a registration code. */

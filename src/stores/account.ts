@@ -1,6 +1,19 @@
 import * as accountApi from '../api/account.ts'
 import { configure } from './config.ts'
-import { signOut } from './session.ts'
+import { $session, signIn, signOut } from './session.ts'
+
+/**
+ * Refreshes the stored user from the server (quota and role change). A session the server no
+ * longer knows answers 401, which expires it: the user is sent to sign in again.
+ */
+export async function refreshUser(): Promise<void> {
+  if (!$session.get()) return
+  try {
+    signIn(await accountApi.self())
+  } catch {
+    // a 401 has expired the session; other failures keep the stored copy
+  }
+}
 
 /**
  * Signs out: ends the server session (best effort: signing out locally still makes sense when

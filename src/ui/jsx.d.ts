@@ -13,7 +13,6 @@ declare module 'react' {
     interface IntrinsicElements {
       'sl-alert': ShoelaceProps
       'sl-avatar': ShoelaceProps
-      'sl-badge': ShoelaceProps
       'sl-button': ShoelaceProps
       'sl-dialog': ShoelaceProps
       'sl-divider': ShoelaceProps
@@ -28,7 +27,6 @@ declare module 'react' {
       'sl-skeleton': ShoelaceProps
       'sl-spinner': ShoelaceProps
       'sl-tag': ShoelaceProps
-      'sl-tooltip': ShoelaceProps
     }
   }
 }

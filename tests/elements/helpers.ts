@@ -68,8 +68,12 @@ export function toastTexts(el: Element): string[] {
   return $$(el, '.tg-toast__message').map((t) => t.textContent ?? '')
 }
 
-export function waitForToast(el: Element, text: string, timeout = 5000): Promise<true> {
-  return waitFor(() => toastTexts(el).includes(text) || false, `toast "${text}"`, timeout)
+export async function waitForToast(el: Element, text: string, timeout = 5000): Promise<true> {
+  try {
+    return await waitFor(() => toastTexts(el).includes(text) || false, `toast "${text}"`, timeout)
+  } catch {
+    throw new Error(`no toast "${text}"; toasts shown: ${JSON.stringify(toastTexts(el))}; text: ${textOf(el).slice(0, 300)}`)
+  }
 }
 
 /** Types a value into the sl-input named `name` the way Shoelace reports typing (value + sl-input). */
@@ -77,7 +81,8 @@ export async function fill(el: Element, name: string, value: string): Promise<vo
   const input = await waitFor(() => inputNamed(el, name), `input ${name}`)
   input.value = value
   input.dispatchEvent(new CustomEvent('sl-input', { bubbles: true, composed: true }))
-  await sleep(0)
+  // React renders updates from native listeners on its scheduler: give it time, as a typist would
+  await sleep(50)
 }
 
 /** The sl-input whose name property is `name` (React sets Shoelace props as properties, not attributes). */
@@ -125,6 +130,17 @@ export function setOptions(options: Record<string, string | number | boolean>): 
 
 export function serverCommand<T = unknown>(command: string, payload?: unknown): Promise<T> {
   return executeServerCommand(command, payload) as Promise<T>
+}
+
+/** The text of the last mail the server sent to `to` (the suite's SMTP server keeps them). */
+export async function lastMail(to: string, timeout = 5000): Promise<string> {
+  const until = Date.now() + timeout
+  for (;;) {
+    const text = await serverCommand<string | null>('tg-last-mail', { to })
+    if (text) return text
+    if (Date.now() > until) throw new Error(`no mail to ${to}`)
+    await sleep(50)
+  }
 }
 
 /** Loads the public status from the real server into the store. */

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef, useState } from 'react'
 import { useStore } from '@nanostores/react'
 import { useT } from '../../i18n/t.ts'
-import { endSession } from '../../stores/account.ts'
+import { endSession, refreshUser } from '../../stores/account.ts'
 import type { User } from '../../api/types.ts'
 import { $route, attachRouter } from '../../stores/route.ts'
 import { $session, $isAdmin } from '../../stores/session.ts'
@@ -76,6 +76,9 @@ export function ConsoleScreen({ noFooter = false, onLogin, onLogout }: ConsoleSc
   const firstPath = useRef(true)
 
   useEffect(() => attachRouter(), [])
+  useEffect(() => {
+    void refreshUser()
+  }, [])
 
   const match = matchRoute(route.path)
   const guarded = !!match && match.route.access !== 'public'

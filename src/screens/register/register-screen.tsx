@@ -43,7 +43,11 @@ export function RegisterScreen({ noLinks = false, onRegistered }: RegisterScreen
 
   const field = (name: keyof typeof form) => ({
     value: form[name],
-    'onsl-input': (e: Event) => setForm((f) => ({ ...f, [name]: (e.target as HTMLInputElement).value })),
+    'onsl-input': (e: Event) => {
+      // read now: once dispatch is over, the event no longer points into the shadow root
+      const value = (e.target as HTMLInputElement).value
+      setForm((f) => ({ ...f, [name]: value }))
+    },
   })
 
   async function sendCode() {

@@ -1,0 +1,114 @@
+import { expect } from '@esm-bundle/chai'
+import '../../elements/index.ts'
+import { call, get } from '../../src/api/client.ts'
+import { ApiError } from '../../src/api/errors.ts'
+import { configure } from '../../elements/index.ts'
+import { $session } from '../../src/stores/session.ts'
+import * as accountApi from '../../src/api/account.ts'
+import { cleanup, goTo, mount, recordEvents, registerAndSignIn, serverCommand, textOf, waitFor, waitForText, waitForToast } from './helpers.ts'
+
+async function failure(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p
+  } catch (e) {
+    expect(e).to.be.instanceOf(ApiError)
+    return e as ApiError
+  }
+  throw new Error('the call did not fail')
+}
+
+describe('the API client: global response handling (spec section 8)', () => {
+  afterEach(cleanup)
+
+  it("429 from the real server: 'too many requests, try again later'", async () => {
+    const el = await mount('<tollgate-reset></tollgate-reset>')
+    await serverCommand('tg-critical-limit', { limit: 1 })
+    // the first call may still fit in the window; the second cannot
+    await accountApi.login('root', 'wrong').catch(() => undefined)
+    const error = await failure(accountApi.login('root', 'wrong'))
+    expect(error.status).to.equal(429)
+    await waitForToast(el, 'too many requests, try again later')
+  })
+
+  it("500: 'server internal error, contact the administrator'", async () => {
+    const el = await mount('<tollgate-reset></tollgate-reset>')
+    const error = await failure(call('GET', '/__status/500'))
+    expect(error.status).to.equal(500)
+    expect(error.message).to.equal('server internal error, contact the administrator')
+    await waitForToast(el, 'server internal error, contact the administrator')
+  })
+
+  it("405: 'this site is for demonstration only, no server'", async () => {
+    const el = await mount('<tollgate-reset></tollgate-reset>')
+    await failure(call('GET', '/__status/405'))
+    await waitForToast(el, 'this site is for demonstration only, no server')
+  })
+
+  it("any other failure: 'Error: {message}' with the server's message", async () => {
+    const el = await mount('<tollgate-reset></tollgate-reset>')
+    const error = await failure(get('/api/no-such-call'))
+    expect(error.status).to.equal(404)
+    await waitForToast(el, 'Error: no such call: GET /api/no-such-call')
+  })
+
+  it("success false: the server's message as an error toast, and tollgate-error from the element", async () => {
+    const el = await mount('<tollgate-reset></tollgate-reset>')
+    const rec = recordEvents('tollgate-error')
+    try {
+      const error = await failure(accountApi.login('root', 'not-the-password'))
+      expect(error.status).to.equal(200)
+      await waitForToast(el, 'wrong username or password, or the user has been banned')
+      expect(rec.events).to.have.length(1)
+      expect(rec.events[0]!.target).to.equal(el)
+      expect(rec.events[0]!.detail).to.deep.equal({ status: 200, message: 'wrong username or password, or the user has been banned' })
+    } finally {
+      rec.stop()
+    }
+  })
+
+  it('shows the messages in Simplified Chinese when the page is in zh', async () => {
+    const el = await mount('<tollgate-reset></tollgate-reset>')
+    const { setLocale } = await import('../../src/stores/prefs.ts')
+    setLocale('zh')
+    await failure(call('GET', '/__status/500'))
+    await waitForToast(el, '服务器内部错误，请联系管理员')
+  })
+
+  it('sends the access token from configure() as Authorization: Bearer', async () => {
+    const user = await registerAndSignIn()
+    const token = (await get<string>('/api/user/token')).data
+    await fetch('/api/user/logout')
+    configure({ accessToken: token })
+    const self = await accountApi.self()
+    expect(self.id).to.equal(user.id)
+  })
+})
+
+describe('401: the session expires', () => {
+  afterEach(cleanup)
+
+  it('clears the stored user, emits tollgate-session-expired and shows /login with the expiry notice', async () => {
+    const user = await registerAndSignIn()
+    // the server forgets this browser; the stored copy of the user stays
+    await fetch('/api/user/logout')
+    expect($session.get()?.id).to.equal(user.id)
+    goTo('/token')
+    const rec = recordEvents('tollgate-session-expired', 'tollgate-navigate')
+    try {
+      const el = await mount('<tollgate-console></tollgate-console>')
+      await waitFor(() => location.pathname === '/login', 'the redirect to /login')
+      expect(new URLSearchParams(location.search).get('expired')).to.equal('true')
+      expect($session.get()).to.equal(null)
+      expect(localStorage.getItem('tollgate:user')).to.equal(null)
+      const expired = rec.events.filter((e) => e.type === 'tollgate-session-expired')
+      expect(expired).to.have.length(1)
+      expect(expired[0]!.target).to.equal(el)
+      expect(expired[0]!.detail).to.deep.equal({ redirect: '/login?expired=true' })
+      expect(rec.events.some((e) => e.type === 'tollgate-navigate' && e.detail.to === '/login?expired=true')).to.equal(true)
+      await waitForText(el, 'not logged in or login expired, please log in again')
+      expect(textOf(el)).to.include('Sign in')
+    } finally {
+      rec.stop()
+    }
+  })
+})
