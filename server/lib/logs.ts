@@ -77,12 +77,20 @@ export const WALK_LIMITS = {
   skip: 50000,
 }
 
-async function countUpTo(db: Kysely<DB>, f: Pick<LogFilter, 'type' | 'start' | 'end'>, cap: number): Promise<number> {
-  let probe = db.selectFrom('logs').select(sql<number>`1`.as('one'))
-  if (f.type !== undefined) probe = probe.where('type', '=', f.type)
-  if (f.start !== undefined) probe = probe.where('created_at', '>=', f.start)
-  if (f.end !== undefined) probe = probe.where('created_at', '<=', f.end)
-  const row = await db.selectFrom(probe.limit(cap).as('probe')).select(sql<number>`count(*)`.as('n')).executeTakeFirst()
+/**
+ * How many rows fall in [start, end], counting no further than `cap`. The probe walks the time
+ * index from one bound only (a two-sided range can fool a planner without statistics into reading
+ * the whole table) and the other bound is applied to the rows it found.
+ */
+async function countUpTo(db: Kysely<DB>, start: number | undefined, end: number | undefined, cap: number): Promise<number> {
+  let probe = db.selectFrom('logs').select('created_at')
+  probe =
+    start !== undefined
+      ? probe.where('created_at', '>=', start).orderBy('created_at', 'asc')
+      : probe.where('created_at', '<=', end ?? Number.MAX_SAFE_INTEGER).orderBy('created_at', 'desc')
+  let count = db.selectFrom(probe.limit(cap).as('probe')).select(sql<number>`count(*)`.as('n'))
+  if (start !== undefined && end !== undefined) count = count.where(sql.ref('probe.created_at'), '<=', end)
+  const row = await count.executeTakeFirst()
   return Number(row?.n ?? 0)
 }
 
@@ -102,9 +110,9 @@ export async function chooseWalk(db: Kysely<DB>, f: LogFilter, limits = WALK_LIM
     f.modelName === undefined &&
     f.channel === undefined
   if (!timeOnly) return 'planner'
-  if ((await countUpTo(db, f, limits.wide)) < limits.wide) return 'window'
+  if ((await countUpTo(db, f.start, f.end, limits.wide)) < limits.wide) return 'window'
   if (f.end === undefined) return 'newest'
-  return (await countUpTo(db, { start: f.end + 1 }, limits.skip)) < limits.skip ? 'newest' : 'window'
+  return (await countUpTo(db, f.end + 1, undefined, limits.skip)) < limits.skip ? 'newest' : 'window'
 }
 
 /**
