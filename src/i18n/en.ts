@@ -165,6 +165,12 @@ export const en = {
   'home.console': 'Open my tokens',
   'home.pricing': 'See model pricing',
   'home.notice': 'Announcement',
+  'home.featureKeysTitle': 'One key, every model',
+  'home.featureKeysBody': 'Create tokens with their own quota, expiry and model limits, and call every provider through one OpenAI-compatible API.',
+  'home.featureQuotaTitle': 'Quota you control',
+  'home.featureQuotaBody': 'Top up with redemption codes or online payment. Every request is metered, nothing is billed in advance.',
+  'home.featureLogsTitle': 'Usage you can read',
+  'home.featureLogsBody': 'Usage logs and the dashboard show what each token spent, on which model and when.',
   'home.embedded': 'Home page',
 
   'about.title': 'About',

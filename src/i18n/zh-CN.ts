@@ -164,6 +164,12 @@ export const zhCN: Record<MessageKey, string> = {
   'home.console': '打开我的令牌',
   'home.pricing': '查看模型价格',
   'home.notice': '公告',
+  'home.featureKeysTitle': '一个密钥，所有模型',
+  'home.featureKeysBody': '创建带有独立额度、有效期和模型限制的令牌，通过一个兼容 OpenAI 的接口调用所有服务商。',
+  'home.featureQuotaTitle': '额度由你掌控',
+  'home.featureQuotaBody': '使用兑换码或在线支付充值。每次请求按量计费，不预先扣费。',
+  'home.featureLogsTitle': '用量清晰可查',
+  'home.featureLogsBody': '使用日志和数据看板展示每个令牌在哪个模型上、何时花了多少。',
   'home.embedded': '首页',
 
   'about.title': '关于',

@@ -20,7 +20,7 @@ function Frame({ children, className, toastPriority }: Omit<RootProps, 'locale' 
   const locale = useLocale()
   return (
     <div
-      className={`tg-root sl-theme-${theme}${className ? ` ${className}` : ''}`}
+      className={`tg-root${theme === 'dark' ? ' sl-theme-dark' : ''}${className ? ` ${className}` : ''}`}
       lang={locale === 'zh' ? 'zh-CN' : 'en'}
       data-theme={theme}
     >
@@ -31,7 +31,8 @@ function Frame({ children, className, toastPriority }: Omit<RootProps, 'locale' 
 }
 
 /**
- * The top of every element's React tree: theme class (dark via `sl-theme-dark` on this container),
+ * The top of every element's React tree: theme class (dark via `sl-theme-dark` on this container;
+ * light needs none, so the light tokens stay on :host where a host page can override them),
  * locale, navigation and the toast region.
  */
 export function Root({ children, locale = null, navigate, toastPriority = 0, className }: RootProps) {

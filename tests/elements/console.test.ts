@@ -299,14 +299,14 @@ describe('<tollgate-console> top bar', () => {
   it('switches between light and dark, and remembers it', async () => {
     const el = await consoleAt('/')
     const root = await waitFor(() => $(el, '.tg-root'))
-    expect(root.classList.contains('sl-theme-light')).to.equal(true)
+    expect(root.classList.contains('sl-theme-dark')).to.equal(false)
     const lightBackground = getComputedStyle($(el, '.tg-console')!).backgroundColor
     ;($(el, '[data-action="theme"]') as HTMLElement).click()
     await waitFor(() => root.classList.contains('sl-theme-dark'), 'dark mode')
     expect(getComputedStyle($(el, '.tg-console')!).backgroundColor).to.not.equal(lightBackground)
     expect(JSON.parse(localStorage.getItem('tollgate:theme')!)).to.equal('dark')
     ;($(el, '[data-action="theme"]') as HTMLElement).click()
-    await waitFor(() => root.classList.contains('sl-theme-light'), 'light mode')
+    await waitFor(() => !root.classList.contains('sl-theme-dark'), 'light mode')
   })
 
   it('switches the language to Simplified Chinese and back', async () => {

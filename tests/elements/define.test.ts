@@ -136,3 +136,23 @@ describe('lang attribute', () => {
     expect(textOf(en)).to.not.include('还没有账户')
   })
 })
+
+describe('appearance hooks', () => {
+  afterEach(cleanup)
+
+  it('exposes the documented parts', async () => {
+    const login = await mount('<tollgate-login></tollgate-login>')
+    await waitFor(() => $(login, '[part="form"]'), 'the form part')
+    expect($(login, '[part="submit-button"]')).to.exist
+    const console = await mount('<tollgate-console no-footer></tollgate-console>')
+    await waitFor(() => $(console, '[part="header"]'), 'the header part')
+    expect($(console, '[part="sidebar"]')).to.exist
+    expect($(console, '[part="content"]')).to.exist
+  })
+
+  it('lets the host page restyle Shoelace tokens on the element', async () => {
+    const el = await mount('<tollgate-login style="--sl-color-primary-600: rgb(1, 2, 3)"></tollgate-login>')
+    const button = await waitFor(() => $<HTMLElement>(el, '[part="submit-button"]'), 'the button')
+    expect(getComputedStyle(button).getPropertyValue('--sl-color-primary-600').trim()).to.equal('rgb(1, 2, 3)')
+  })
+})

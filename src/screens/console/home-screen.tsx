@@ -1,11 +1,17 @@
 import { useEffect, useState } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT } from '../../i18n/t.ts'
+import { useT, type MessageKey } from '../../i18n/t.ts'
 import * as statusApi from '../../api/status.ts'
 import { $status } from '../../stores/status.ts'
 import { $session } from '../../stores/session.ts'
 import { isHttpUrl, sanitizeHtml } from '../../ui/sanitize.ts'
 import { Link } from '../../ui/navigation.tsx'
+
+const FEATURES: Array<{ icon: string; title: MessageKey; body: MessageKey }> = [
+  { icon: 'key', title: 'home.featureKeysTitle', body: 'home.featureKeysBody' },
+  { icon: 'wallet2', title: 'home.featureQuotaTitle', body: 'home.featureQuotaBody' },
+  { icon: 'bar-chart-line', title: 'home.featureLogsTitle', body: 'home.featureLogsBody' },
+]
 
 interface HomeContent {
   home: string
@@ -86,6 +92,17 @@ export function HomeScreen() {
         </div>
       </section>
       {notice}
+      <section className="tg-features">
+        {FEATURES.map((f) => (
+          <article key={f.icon} className="tg-feature">
+            <span className="tg-panel__icon" aria-hidden="true">
+              <sl-icon name={f.icon}></sl-icon>
+            </span>
+            <h2>{t(f.title)}</h2>
+            <p>{t(f.body)}</p>
+          </article>
+        ))}
+      </section>
     </div>
   )
 }
