@@ -194,7 +194,7 @@ function inline(text: string, params: readonly unknown[], dialect: string): stri
 
 async function time(server: Server, args: Args): Promise<void> {
   const { db } = server.ctx
-  {
+  try {
     const counts = await db
       .selectFrom('logs')
       .select(['user_id', 'username', sql<number>`count(*)`.as('n')])
@@ -270,6 +270,8 @@ async function time(server: Server, args: Args): Promise<void> {
       await explain(server.ctx.database, 'stat 24 h', d, true)
       await explain(server.ctx.database, 'self stat heavy 24 h', { ...d, userId: heavy.user_id }, true)
     }
+  } finally {
+    // the timing tokens are signed-in sessions for root and two users: never leave them behind
     await db.updateTable('users').set({ access_token: null }).where('access_token', 'like', 'bench-%').execute()
   }
 }
