@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
-import type { Server as HttpServer } from 'node:http'
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http'
 import { serve } from '@hono/node-server'
 import { SMTPServer } from 'smtp-server'
 import { defaultReporter } from '@web/test-runner'
@@ -21,6 +21,33 @@ import { issueVerificationToken } from './server/lib/verification.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const VITE_PORT = Number(process.env.WTR_VITE_PORT ?? 5273)
+
+// --- stand-ins for the outside services the server asks (bot check, GitHub, WeChat) -----------
+const outside = createHttpServer(async (req, res) => {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  const body = Buffer.concat(chunks).toString('utf8')
+  const json = (status: number, value: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(value))
+  }
+  if (url.pathname === '/turnstile/siteverify') return json(200, { success: new URLSearchParams(body).get('response') === 'good-token' })
+  if (url.pathname === '/github/login/oauth/access_token') {
+    return json(200, JSON.parse(body || '{}').code === 'good-code' ? { access_token: 'gh-token' } : { error: 'bad_verification_code' })
+  }
+  if (url.pathname === '/github-api/user') return json(200, { id: 4242, login: 'octocat', name: 'Octo Cat', email: '' })
+  if (url.pathname === '/wechat/api/wechat/user') {
+    const code = url.searchParams.get('code')
+    return json(200, code === '246810' ? { success: true, data: 'wx-open-id-1' } : { success: false, message: 'the WeChat verification code is wrong or has expired' })
+  }
+  json(404, {})
+})
+await new Promise<void>((resolve) => outside.listen(0, '127.0.0.1', resolve))
+const outsideBase = `http://127.0.0.1:${(outside.address() as AddressInfo).port}`
+process.env.TURNSTILE_VERIFY_URL = `${outsideBase}/turnstile/siteverify`
+process.env.GITHUB_OAUTH_URL = `${outsideBase}/github`
+process.env.GITHUB_API_URL = `${outsideBase}/github-api`
 
 // --- the real server -------------------------------------------------------------------------
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-wtr-'))
@@ -116,6 +143,8 @@ const serverCommands = {
         await gateway.ctx.db.updateTable('users').set({ email: payload.email }).where('username', '=', payload.username).execute()
         return true
       }
+      case 'tg-outside-base':
+        return outsideBase
       case 'tg-reset-token':
         return issueVerificationToken('reset', payload.email)
       case 'tg-last-mail': {
@@ -216,6 +245,7 @@ export default {
       async serverStop() {
         await new Promise<void>((resolve) => smtp.close(() => resolve()))
         await new Promise<void>((resolve) => http.close(() => resolve()))
+        await new Promise<void>((resolve) => outside.close(() => resolve()))
         await gateway.close()
         rmSync(dataDir, { recursive: true, force: true })
       },

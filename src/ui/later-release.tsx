@@ -1,5 +1,5 @@
 import { useT } from '../i18n/t.ts'
-import { EmptyState } from './panels.tsx'
+import { EmptyState } from './empty-state.tsx'
 
 /**
  * Stands in for a console screen that a later release builds. The route, its guard and the lazy

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import type { ApiError } from '../api/errors.ts'
-import { ErrorPanel } from './panels.tsx'
+import { ErrorPanel } from './error-panel.tsx'
 
 export type Load<T> = { state: 'loading' } | { state: 'ready'; data: T; refreshing?: boolean } | { state: 'error'; error: ApiError | Error }
 

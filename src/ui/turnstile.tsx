@@ -19,7 +19,9 @@ export function Turnstile({ siteKey, onToken }: { siteKey: string; onToken: (tok
   useEffect(() => {
     let id: string | undefined
     let cancelled = false
-    loadScript(SCRIPT)
+    // a host page may have loaded the script already
+    const ready = (window as unknown as { turnstile?: TurnstileApi }).turnstile ? Promise.resolve() : loadScript(SCRIPT)
+    ready
       .then(() => {
         const api = (window as unknown as { turnstile?: TurnstileApi }).turnstile
         if (cancelled || !api || !ref.current) return

@@ -5,7 +5,8 @@ import { ApiError } from '../../src/api/errors.ts'
 import { configure } from '../../elements/index.ts'
 import { $session } from '../../src/stores/session.ts'
 import * as accountApi from '../../src/api/account.ts'
-import { cleanup, goTo, mount, recordEvents, registerAndSignIn, serverCommand, textOf, waitFor, waitForText, waitForToast } from './helpers.ts'
+import { refreshStatus, $status } from '../../src/stores/status.ts'
+import { cleanup, goTo, mount, toastTexts, recordEvents, registerAndSignIn, serverCommand, textOf, waitFor, waitForText, waitForToast } from './helpers.ts'
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {
   try {
@@ -72,6 +73,18 @@ describe('the API client: global response handling (spec section 8)', () => {
     setLocale('zh')
     await failure(call('GET', '/__status/500'))
     await waitForToast(el, '服务器内部错误，请联系管理员')
+  })
+
+  it("says 'cannot connect to the server normally' when the status cannot load, and keeps the cached copy", async () => {
+    const el = await mount('<tollgate-reset></tollgate-reset>')
+    await refreshStatus()
+    const cached = $status.get()
+    expect(cached?.system_name).to.be.a('string')
+    configure({ apiBase: 'http://127.0.0.1:9' })
+    await refreshStatus()
+    await waitForToast(el, 'cannot connect to the server normally')
+    expect($status.get()).to.deep.equal(cached)
+    expect(toastTexts(el).filter((t) => t.startsWith('Error:'))).to.deep.equal([])
   })
 
   it('sends the access token from configure() as Authorization: Bearer', async () => {

@@ -388,3 +388,30 @@ describe('<tollgate-console> home, about and chat', () => {
     expect(frame.src).to.equal('https://chat.example.com/')
   })
 })
+
+describe('<tollgate-console> /oauth/github', () => {
+  afterEach(cleanup)
+
+  it('signs in with the code and state from the query and lands on /token', async () => {
+    await setOptions({ GitHubOAuthEnabled: true, GitHubClientId: 'gh-client', GitHubClientSecret: 'gh-secret' })
+    const state = (await fetch('/api/oauth/state').then((r) => r.json())).data as string
+    const rec = recordEvents('tollgate-login')
+    try {
+      const el = await consoleAt(`/oauth/github?code=good-code&state=${state}`)
+      await waitFor(() => location.pathname === '/token', 'landing on /token')
+      await waitForToast(el, 'logged in')
+      expect($session.get()?.github_id).to.equal('4242')
+      expect(rec.events).to.have.length(1)
+    } finally {
+      rec.stop()
+    }
+  })
+
+  it("goes back to /login with the server's message when the state does not match", async () => {
+    await setOptions({ GitHubOAuthEnabled: true, GitHubClientId: 'gh-client', GitHubClientSecret: 'gh-secret' })
+    const el = await consoleAt('/oauth/github?code=good-code&state=forged')
+    await waitFor(() => location.pathname === '/login', 'the sign-in page')
+    await waitForToast(el, 'Error: the sign-in state is missing or does not match; start the GitHub sign-in again')
+    expect($session.get()).to.equal(null)
+  })
+})

@@ -15,7 +15,9 @@ import {
   mount,
   recordEvents,
   registerAndSignIn,
+  serverCommand,
   setOptions,
+  sleep,
   stayOnPage,
   submit,
   textOf,
@@ -190,5 +192,70 @@ describe('<tollgate-login> outside sign-in methods', () => {
     await waitForText(el, 'please retry in a few seconds, the bot check is still running')
     expect($session.get()).to.equal(null)
     expect($$(el, '.tg-toast__message').length).to.equal(0)
+  })
+})
+
+describe('<tollgate-login> outside sign-in against the real server', () => {
+  afterEach(async () => {
+    delete (window as unknown as { turnstile?: unknown }).turnstile
+    await cleanup()
+  })
+
+  it('signs in with the WeChat code (GET /api/oauth/wechat?code=)', async () => {
+    const outside = await serverCommand<string>('tg-outside-base')
+    await setOptions({ WeChatAuthEnabled: true, WeChatServerAddress: `${outside}/wechat`, WeChatServerToken: 'wx-token' })
+    await loadStatus()
+    const nav = stayOnPage()
+    const rec = recordEvents('tollgate-login')
+    try {
+      const el = await mount('<tollgate-login></tollgate-login>')
+      ;(await waitFor(() => $<HTMLElement>(el, '[data-provider="wechat"]'))).click()
+      const dialog = await waitFor(() => $<HTMLElement>(el, 'sl-dialog[open]'), 'the dialog')
+      await fill(el, 'wechat-code', '000000')
+      submitButton(dialog)!.click()
+      await waitForToast(el, 'the WeChat verification code is wrong or has expired')
+      expect($session.get()).to.equal(null)
+      await fill(el, 'wechat-code', '246810')
+      submitButton(dialog)!.click()
+      await waitForToast(el, 'logged in')
+      expect($session.get()?.wechat_id).to.equal('wx-open-id-1')
+      expect(rec.events).to.have.length(1)
+      expect(nav.targets).to.deep.equal(['/token'])
+    } finally {
+      nav.stop()
+      rec.stop()
+    }
+  })
+
+  it('passes the bot-check result as ?turnstile= on sign-in', async () => {
+    await setOptions({ TurnstileCheckEnabled: true, TurnstileSiteKey: 'site-key', TurnstileSecretKey: 'secret' })
+    await loadStatus()
+    let give: (token: string) => void = () => {}
+    ;(window as unknown as { turnstile: unknown }).turnstile = {
+      render: (_el: HTMLElement, options: { sitekey: string; callback: (t: string) => void }) => {
+        expect(options.sitekey).to.equal('site-key')
+        give = options.callback
+        return 'widget-1'
+      },
+      remove: () => {},
+    }
+    const nav = stayOnPage()
+    try {
+      const el = await mount('<tollgate-login></tollgate-login>')
+      await waitFor(() => $(el, '.tg-turnstile'))
+      await fill(el, 'username', 'root')
+      await fill(el, 'password', '123456')
+      give('bad-token')
+      await sleep(50)
+      await submit(el)
+      await waitForToast(el, 'the bot check failed; refresh the page and retry')
+      give('good-token')
+      await sleep(50)
+      await submit(el)
+      await waitForToast(el, 'logged in')
+      expect($session.get()?.username).to.equal('root')
+    } finally {
+      nav.stop()
+    }
   })
 })

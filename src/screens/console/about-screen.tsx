@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react'
 import { useT } from '../../i18n/t.ts'
 import * as statusApi from '../../api/status.ts'
 import { isHttpUrl, sanitizeHtml } from '../../ui/sanitize.ts'
-import { EmptyState, PageHeader } from '../../ui/panels.tsx'
+import { EmptyState } from '../../ui/empty-state.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
 
 /** About: the admin's About text (sanitised HTML, or a URL shown in a sandboxed frame). */

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react'
 import { useT } from '../../i18n/t.ts'
 import { $status } from '../../stores/status.ts'
-import { EmptyState } from '../../ui/panels.tsx'
+import { EmptyState } from '../../ui/empty-state.tsx'
 
 /** /chat: the configured chat link in a frame, or 'admin has not set chat link'. */
 export function ChatScreen() {

@@ -5,7 +5,7 @@ import * as accountApi from '../../api/account.ts'
 import { $route } from '../../stores/route.ts'
 import { AuthCard, FormMessage } from '../../ui/auth-card.tsx'
 import { Link } from '../../ui/navigation.tsx'
-import { useCopy } from '../../ui/copy.tsx'
+import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 
 /**
  * Password-reset confirmation: reads email and token from the page query, asks the server for a
