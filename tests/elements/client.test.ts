@@ -125,3 +125,28 @@ describe('401: the session expires', () => {
     }
   })
 })
+
+describe('the public API: configure(), signIn(), signOut() and api-base', () => {
+  afterEach(cleanup)
+
+  it('signIn() shows the user in every element; signOut() ends the server session and forgets the user', async () => {
+    const { signIn, signOut } = await import('../../elements/index.ts')
+    const user = await registerAndSignIn()
+    $session.set(null)
+    goTo('/')
+    const el = await mount('<tollgate-console></tollgate-console>')
+    await waitFor(() => el.shadowRoot!.querySelector('[data-link="login"]'), 'the sign-in link')
+    signIn(user)
+    await waitFor(() => el.shadowRoot!.querySelector('[data-action="account"]'), 'the account menu')
+    await signOut()
+    expect($session.get()).to.equal(null)
+    expect((await fetch('/api/user/self')).status).to.equal(401)
+    await waitFor(() => el.shadowRoot!.querySelector('[data-link="login"]'), 'the sign-in link again')
+  })
+
+  it('takes the gateway address from the api-base attribute', async () => {
+    const { $config } = await import('../../src/stores/config.ts')
+    await mount(`<tollgate-reset api-base="${location.origin}/"></tollgate-reset>`)
+    expect($config.get().apiBase).to.equal(location.origin)
+  })
+})
