@@ -157,6 +157,19 @@ const serverCommands = {
   },
 }
 
+/**
+ * The Vite plugin adds every file it serves to wtr's file watcher, and wtr re-runs sessions when
+ * a watched file changes, even without --watch: an edit during the run would start a second run
+ * against a browser that is shutting down. A single run must not depend on the working tree
+ * staying still, so the plugin gets a watcher that ignores it.
+ */
+function withoutRerunOnChange(plugin: any) {
+  return {
+    ...plugin,
+    serverStart: (args: Record<string, unknown>) => plugin.serverStart({ ...args, fileWatcher: { add() {} } }),
+  }
+}
+
 // --- the closing line ------------------------------------------------------------------------
 function countSuite(suite: TestSuiteResult | undefined, counts: { passed: number; failed: number }) {
   if (!suite) return
@@ -215,7 +228,7 @@ export default {
   middleware: [apiProxy, statusEndpoint],
   plugins: [
     serverCommands,
-    vitePlugin({
+    withoutRerunOnChange(vitePlugin({
       // the plugin proxies to the configured port, so it must not drift
       server: { port: VITE_PORT, strictPort: true, host: '127.0.0.1' },
       logLevel: 'error',
@@ -239,7 +252,7 @@ export default {
           '@esm-bundle/chai',
         ],
       },
-    }),
+    })),
     {
       name: 'tollgate-stop-server',
       async serverStop() {
