@@ -130,6 +130,9 @@ const serverCommands = {
         for (const { key, value } of o.all()) if (defaultOptions.has(key) && defaultOptions.get(key) !== value) await o.set(key, defaultOptions.get(key)!)
         config.criticalRateLimit = 1_000_000
         return true
+      case 'tg-option':
+        // settings tests: what the server stored, secrets included (GET /api/option/ hides them)
+        return o.get(payload.key)
       case 'tg-critical-limit':
         config.criticalRateLimit = Number(payload.limit)
         return true

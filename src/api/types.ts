@@ -65,3 +65,9 @@ export interface PublicStatus {
   register_enabled?: boolean
   display_token_stat?: boolean
 }
+
+/** GET /api/option/: one option, all values strings (secrets come back as ''). */
+export interface OptionEntry {
+  key: string
+  value: string
+}

@@ -27,6 +27,10 @@ declare module 'react' {
       'sl-skeleton': ShoelaceProps
       'sl-spinner': ShoelaceProps
       'sl-tag': ShoelaceProps
+      'sl-radio-button': ShoelaceProps
+      'sl-radio-group': ShoelaceProps
+      'sl-switch': ShoelaceProps
+      'sl-textarea': ShoelaceProps
     }
   }
 }
