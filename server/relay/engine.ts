@@ -151,9 +151,11 @@ export class RelayEngine {
   /** Waits for settles in flight (counting) and writes everything pending. */
   async idle(): Promise<void> {
     while (this.settling.size) await Promise.allSettled([...this.settling])
+    // a flush queues behind one the writer may be committing right now, so this waits for it too
+    await this.ledger.flush()
     for (let i = 0; i < 50 && this.ledger.hasPending(); i++) {
+      await new Promise((r) => setTimeout(r, 10))
       await this.ledger.flush()
-      if (this.ledger.hasPending()) await new Promise((r) => setTimeout(r, 10))
     }
   }
 
@@ -713,7 +715,7 @@ export class RelayEngine {
       await new Promise((r) => setTimeout(r, 20))
     }
     await this.idle()
-    this.ledger.stop()
+    await this.ledger.close()
     await this.tokenizer.close()
     await this.upstream.close().catch(() => undefined)
   }

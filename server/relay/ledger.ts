@@ -1,9 +1,10 @@
 import { sql, type Insertable } from 'kysely'
-import type { StatementSync } from 'node:sqlite'
 import type { AppContext } from '../context.ts'
 import type { LogsTable } from '../db/schema.ts'
 import type { RelayState, TokenState, UserState } from './state.ts'
 import { TOKEN_STATUS } from './state.ts'
+import { writeBatch, type PlainBatch } from './sqlite-batch.ts'
+import { SqliteWriter } from './sqlite-writer.ts'
 
 export type LogRow = Insertable<LogsTable> & {
   user_id: number
@@ -43,6 +44,18 @@ interface Batch {
   buckets: Map<string, Bucket>
 }
 
+function toPlain(b: Batch): PlainBatch {
+  return {
+    logs: b.logs,
+    users: [...b.users].map(([id, d]) => [id, d.quota, d.used, d.count]),
+    tokens: [...b.tokens].map(([id, d]) => [id, d.remain, d.used, d.accessed]),
+    channels: [...b.channels],
+    statuses: [...b.statuses],
+    buckets: [...b.buckets.values()],
+    now: Math.floor(Date.now() / 1000),
+  }
+}
+
 const emptyBatch = (): Batch => ({
   users: new Map(),
   tokens: new Map(),
@@ -63,10 +76,6 @@ export interface Reservation {
 const MAX_QUEUED_LOGS = 200_000
 
 class Busy extends Error {}
-const LOG_COLUMNS = [
-  'user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota',
-  'prompt_tokens', 'completion_tokens', 'use_time', 'is_stream', 'channel', 'other',
-] as const
 
 /**
  * The relay's ledger. The database is the source of truth; the relay's view of a balance is the
@@ -81,7 +90,8 @@ export class Ledger {
   private chain: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | null = null
   private soon: NodeJS.Timeout | null = null
-  private stmts: Record<string, StatementSync> | null = null
+  /** SQLite on a file: batches are written by a thread of their own */
+  private writer: SqliteWriter | null = null
   private ctx: AppContext
   private state: RelayState
   /** batch size that triggers a flush before the timer */
@@ -92,6 +102,8 @@ export class Ledger {
   constructor(ctx: AppContext, state: RelayState) {
     this.ctx = ctx
     this.state = state
+    const file = ctx.database.dialect === 'sqlite' ? ctx.database.sqlite?.location() : null
+    if (file) this.writer = new SqliteWriter(file)
   }
 
   start(): void {
@@ -105,6 +117,12 @@ export class Ledger {
     if (this.soon) clearTimeout(this.soon)
     this.timer = null
     this.soon = null
+  }
+
+  /** Stops the writer thread (after the last flush). */
+  async close(): Promise<void> {
+    this.stop()
+    await this.writer?.close()
   }
 
   /** Runs fn after every earlier flush or re-read has finished. */
@@ -250,8 +268,11 @@ export class Ledger {
     this.pending = emptyBatch()
     this.flushing = batch
     try {
-      if (this.ctx.database.dialect === 'sqlite' && this.ctx.database.sqlite) this.writeSqlite(batch)
-      else await this.writePostgres(batch)
+      if (this.ctx.database.dialect === 'sqlite') {
+        const plain = toPlain(batch)
+        if (this.writer) await this.writer.write(plain)
+        else this.writeSqliteHere(plain)
+      } else await this.writePostgres(batch)
       this.lastError = null
       for (const [id, d] of batch.users) {
         const u = this.state.users.get(id)
@@ -318,58 +339,15 @@ export class Ledger {
     }
   }
 
-  private sqliteStatements(): Record<string, StatementSync> {
-    if (this.stmts) return this.stmts
-    const db = this.ctx.database.sqlite!
-    this.stmts = {
-      log: db.prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`),
-      user: db.prepare('UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?'),
-      token: db.prepare(
-        'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = max(accessed_time, ?) WHERE id = ?',
-      ),
-      channel: db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?'),
-      expired: db.prepare('UPDATE tokens SET status = 3 WHERE id = ? AND status = 1 AND expired_time <> -1 AND expired_time < ?'),
-      exhausted: db.prepare('UPDATE tokens SET status = 4 WHERE id = ? AND status = 1 AND unlimited_quota = 0 AND remain_quota <= 0'),
-      bucket: db.prepare(
-        `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET token_used = quota_data.token_used + excluded.token_used,
-         count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota`,
-      ),
-    }
-    return this.stmts
-  }
-
   /**
-   * SQLite: node:sqlite is synchronous, so the whole batch runs as one uninterrupted transaction.
+   * SQLite in memory (no file a second connection could open): written here, synchronously.
    * Kysely shares this connection without a lock; if one of its transactions is open right now
-   * (between two awaits of another route), wait for the next tick rather than join it.
+   * (between two awaits of another route), retry shortly rather than join it.
    */
-  private writeSqlite(b: Batch): void {
+  private writeSqliteHere(b: PlainBatch): void {
     const db = this.ctx.database.sqlite!
     if (db.isTransaction) throw new Busy()
-    const s = this.sqliteStatements()
-    const now = Math.floor(Date.now() / 1000)
-    db.exec('BEGIN IMMEDIATE')
-    try {
-      for (const l of b.logs) {
-        s.log.run(
-          l.user_id, l.created_at, l.type ?? 2, l.content ?? '', l.username, l.token_name ?? '', l.token_id ?? 0, l.model_name,
-          l.quota, l.prompt_tokens, l.completion_tokens, l.use_time ?? 0, l.is_stream ?? 0, l.channel ?? 0, l.other ?? '',
-        )
-      }
-      for (const [id, d] of b.users) s.user.run(d.quota, d.used, d.count, id)
-      for (const [id, d] of b.tokens) s.token.run(d.remain, d.used, d.accessed, id)
-      for (const [id, d] of b.channels) s.channel.run(d, id)
-      for (const [id, st] of b.statuses) {
-        if (st === TOKEN_STATUS.expired) s.expired.run(id, now)
-        else if (st === TOKEN_STATUS.exhausted) s.exhausted.run(id)
-      }
-      for (const k of b.buckets.values()) s.bucket.run(k.user_id, k.username, k.model_name, k.created_at, k.token_used, k.count, k.quota)
-      db.exec('COMMIT')
-    } catch (err) {
-      if (db.isTransaction) db.exec('ROLLBACK')
-      throw err
-    }
+    writeBatch(db, b)
   }
 
   private async writePostgres(b: Batch): Promise<void> {

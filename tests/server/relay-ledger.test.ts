@@ -120,6 +120,24 @@ for (const dialect of dialects) {
       assert.deepEqual([l.user.quota, l.user.used, l.token.remain, l.logCount], [10_000, 0, 10_000, 0])
     })
 
+    it('waits, when going idle, for a batch the writer is still committing', async () => {
+      const userId = await f.user({ quota: 1_000_000 })
+      const token = await f.token(userId, { unlimited: true })
+      f.engine.ledger.stop()
+      try {
+        for (let i = 0; i < 30; i++) assert.equal((await mixed(f, token.key, 0)).status, 200)
+        const writing = f.engine.ledger.flush()
+        // let that flush take the batch and hand it to the writer, then go idle while it commits
+        await new Promise((r) => setImmediate(r))
+        await f.engine.idle()
+        const n = await f.s.ctx.db.selectFrom('logs').select(sql<number>`count(*)`.as('n')).where('token_id', '=', token.id).executeTakeFirstOrThrow()
+        assert.equal(Number(n.n), 30)
+        await writing
+      } finally {
+        f.engine.ledger.start()
+      }
+    })
+
     it('feeds the hourly dashboard buckets with the same totals', async () => {
       const userId = await f.user({ quota: 1_000_000 })
       const token = await f.token(userId, { unlimited: true })
