@@ -1,0 +1,228 @@
+/**
+ * Relay benchmark (npm run bench): the fake upstream and a Tollgate server (SQLite in a temp dir,
+ * metering and logging on) each in their own process, and an undici load generator here. Side by
+ * side in one run: direct to the upstream vs through Tollgate, non-stream and stream, at
+ * concurrency 10 and 50. Prints requests/s, p50/p99, the latency Tollgate adds, stream
+ * time-to-first-byte overhead, and the ratio Tollgate/direct.
+ *
+ *   node tests/bench/relay-bench.ts [seconds per case, default 4]
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir, cpus } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { Pool } from 'undici'
+
+const here = new URL('.', import.meta.url).pathname
+const root = join(here, '..', '..')
+
+// ---- child: a Tollgate server ------------------------------------------------------------------
+
+async function serveTollgate(upstreamPort: number): Promise<void> {
+  const { serve } = await import('@hono/node-server')
+  const { createServer } = await import('../../server/app.ts')
+  const { loadConfig } = await import('../../server/config.ts')
+  const { relayOf } = await import('../../server/relay/index.ts')
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'))
+  const config = loadConfig({ DATA_DIR: dataDir }, { sessionSecret: 'bench', apiRateLimit: 0, staticDir: join(dataDir, 'none') })
+  const server = await createServer(config)
+  const db = server.ctx.db
+  const user = await db
+    .insertInto('users')
+    .values({ username: 'bench', password: 'x', display_name: 'bench', role: 1, status: 1, quota: 1e15, group: 'default', created_time: 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const key = 'BenchTokenBenchTokenBenchTokenBenchTokenBenchTok'
+  await db
+    .insertInto('tokens')
+    .values({ user_id: user.id, key, status: 1, name: 'bench', expired_time: -1, remain_quota: 1e15, unlimited_quota: 0, group: '' })
+    .execute()
+  await db
+    .insertInto('channels')
+    .values({ type: 1, key: 'bench-upstream', name: 'fake', models: 'gpt-3.5-turbo', group: 'default', base_url: `http://127.0.0.1:${upstreamPort}`, status: 1 })
+    .execute()
+  const engine = relayOf(server.ctx)
+  await engine.whenReady()
+  await engine.loadAll()
+  const http = serve({ fetch: server.app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+    process.stdout.write(`listening ${info.port} sk-${key}\n`)
+  })
+  const stop = async () => {
+    http.close()
+    await server.close().catch(() => undefined)
+    process.stdout.write('closed\n')
+    rmSync(dataDir, { recursive: true, force: true })
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop())
+  // the parent asks how many rows the ledger wrote, to show metering was on
+  process.stdin.on('data', async () => {
+    await engine.idle()
+    const logs = await db.selectFrom('logs').select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+    const u = await db.selectFrom('users').select(['used_quota', 'request_count']).where('id', '=', user.id).executeTakeFirstOrThrow()
+    const mem = process.memoryUsage().rss
+    process.stdout.write(`stats ${Number(logs.n)} ${Number(u.request_count)} ${Number(u.used_quota)} ${mem}\n`)
+  })
+}
+
+// ---- parent: processes, load, report -------------------------------------------------------------
+
+function start(args: string[]): Promise<{ child: ChildProcess; line: string; lines: AsyncIterator<string> }> {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] })
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
+  return lines.next().then((r) => {
+    if (r.done) throw new Error(`${args.join(' ')} exited before it listened`)
+    return { child, line: r.value, lines }
+  })
+}
+
+interface Result {
+  name: string
+  target: 'direct' | 'tollgate'
+  stream: boolean
+  concurrency: number
+  rps: number
+  p50: number
+  p99: number
+  ttfb50: number
+  ttfb99: number
+  errors: number
+  count: number
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+async function load(opts: { origin: string; key: string; stream: boolean; concurrency: number; seconds: number; warmup: number }): Promise<Omit<Result, 'name' | 'target'>> {
+  const pool = new Pool(opts.origin, { connections: opts.concurrency, pipelining: 1, keepAliveTimeout: 60_000 })
+  const body = JSON.stringify({
+    model: 'gpt-3.5-turbo',
+    messages: [{ role: 'user', content: 'Hello, how are you today?' }],
+    max_tokens: 64,
+    ...(opts.stream ? { stream: true } : {}),
+  })
+  const headers = { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json' }
+  const lat: number[] = []
+  const ttfb: number[] = []
+  let errors = 0
+  let measuring = false
+  let stop = false
+  const worker = async () => {
+    while (!stop) {
+      const t0 = performance.now()
+      let first = 0
+      try {
+        const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body })
+        for await (const _ of res.body) {
+          if (!first) first = performance.now()
+        }
+        if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`)
+      } catch {
+        if (measuring) errors++
+        continue
+      }
+      if (measuring) {
+        const t1 = performance.now()
+        lat.push(t1 - t0)
+        ttfb.push((first || t1) - t0)
+      }
+    }
+  }
+  const workers = Array.from({ length: opts.concurrency }, worker)
+  await new Promise((r) => setTimeout(r, opts.warmup * 1000))
+  measuring = true
+  const t0 = performance.now()
+  await new Promise((r) => setTimeout(r, opts.seconds * 1000))
+  measuring = false
+  const elapsed = (performance.now() - t0) / 1000
+  stop = true
+  await Promise.all(workers)
+  await pool.close()
+  const l = Float64Array.from(lat).sort()
+  const t = Float64Array.from(ttfb).sort()
+  return {
+    stream: opts.stream,
+    concurrency: opts.concurrency,
+    rps: lat.length / elapsed,
+    p50: percentile(l, 50),
+    p99: percentile(l, 99),
+    ttfb50: percentile(t, 50),
+    ttfb99: percentile(t, 99),
+    errors,
+    count: lat.length,
+  }
+}
+
+const fmt = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '-')
+const pad = (s: string, n: number) => s.padStart(n)
+
+async function main() {
+  const seconds = Number(process.argv[2] ?? 4)
+  const warmup = 1
+  const self = join(here, 'relay-bench.ts')
+  const upstream = await start([join(root, 'tests', 'fake-upstream.ts'), '0'])
+  const upstreamPort = Number(upstream.line.split(' ')[1])
+  const tollgate = await start([self, '--serve', String(upstreamPort)])
+  const [, tgPort, tgKey] = tollgate.line.split(' ')
+  const direct = `http://127.0.0.1:${upstreamPort}`
+  const through = `http://127.0.0.1:${tgPort}`
+  console.log(`relay benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${seconds} s per case after ${warmup} s warm-up`)
+  console.log('fake upstream, Tollgate (SQLite, metering + logging on) and this load generator share the machine\n')
+
+  const results: Result[] = []
+  for (const stream of [false, true]) {
+    for (const concurrency of [10, 50]) {
+      for (const target of ['direct', 'tollgate'] as const) {
+        const r = await load({ origin: target === 'direct' ? direct : through, key: target === 'direct' ? 'bench-upstream' : tgKey, stream, concurrency, seconds, warmup })
+        results.push({ name: `${stream ? 'stream' : 'non-stream'} c${concurrency}`, target, ...r })
+      }
+    }
+  }
+
+  const head = ['case', 'target', 'req/s', 'p50 ms', 'p99 ms', 'added p50', 'added p99', 'TTFB p50', 'TTFB +p50', 'ratio', 'errors']
+  const widths = [15, 9, 9, 8, 8, 10, 10, 9, 10, 7, 7]
+  const line = (cells: string[]) => console.log(cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : pad(c, widths[i]))).join(' '))
+  line(head)
+  line(widths.map((w) => '-'.repeat(w)))
+  for (let i = 0; i < results.length; i += 2) {
+    const d = results[i]
+    const t = results[i + 1]
+    line([d.name, 'direct', fmt(d.rps, 0), fmt(d.p50), fmt(d.p99), '', '', d.stream ? fmt(d.ttfb50) : '', '', '', String(d.errors)])
+    line([
+      t.name,
+      'tollgate',
+      fmt(t.rps, 0),
+      fmt(t.p50),
+      fmt(t.p99),
+      `+${fmt(t.p50 - d.p50)}`,
+      `+${fmt(t.p99 - d.p99)}`,
+      t.stream ? fmt(t.ttfb50) : '',
+      t.stream ? `+${fmt(t.ttfb50 - d.ttfb50)}` : '',
+      fmt(t.rps / d.rps),
+      String(t.errors),
+    ])
+  }
+
+  tollgate.child.stdin!.write('stats\n')
+  const stats = (await tollgate.lines.next()).value?.split(' ') ?? []
+  const served = results.filter((r) => r.target === 'tollgate').reduce((a, r) => a + r.count, 0)
+  console.log(`\nmetering: ${stats[1]} consumption logs written, request_count ${stats[2]}, used_quota ${stats[3]} (${served} requests measured, warm-up included in the logs); Tollgate RSS ${fmt(Number(stats[4]) / 1048576, 0)} MB`)
+  const c10 = results.find((r) => r.target === 'tollgate' && !r.stream && r.concurrency === 10)!
+  const c10d = results.find((r) => r.target === 'direct' && !r.stream && r.concurrency === 10)!
+  const best = Math.max(...results.filter((r) => r.target === 'tollgate' && !r.stream).map((r) => r.rps))
+  console.log(
+    `targets (2 cores): >= 5000 req/s through Tollgate: ${fmt(best, 0)} ${best >= 5000 ? 'met' : 'NOT met'}; ` +
+      `added p50 <= 0.5 ms at c10: ${fmt(c10.p50 - c10d.p50)} ${c10.p50 - c10d.p50 <= 0.5 ? 'met' : 'NOT met'}; ` +
+      `added p99 <= 3 ms at c10: ${fmt(c10.p99 - c10d.p99)} ${c10.p99 - c10d.p99 <= 3 ? 'met' : 'NOT met'}`,
+  )
+
+  tollgate.child.kill('SIGTERM')
+  upstream.child.kill('SIGTERM')
+  await Promise.all([tollgate, upstream].map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('exit', r)))))
+}
+
+if (process.argv[2] === '--serve') await serveTollgate(Number(process.argv[3]))
+else await main()
