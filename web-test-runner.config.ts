@@ -136,6 +136,45 @@ const serverCommands = {
       case 'tg-critical-limit':
         config.criticalRateLimit = Number(payload.limit)
         return true
+      // logs, settings and task-list tests: rows written straight into the real database
+      case 'tg-h3-user': {
+        // sets columns of a user (role, quota, invite earnings, bindings) by username
+        await gateway.ctx.db.updateTable('users').set(payload.set).where('username', '=', payload.username).execute()
+        gateway.ctx.bus.emit('users')
+        return true
+      }
+      case 'tg-h3-logs': {
+        // inserts log rows; user_id and username come from `owner` (a username)
+        const rows = payload.rows as Array<Record<string, unknown> & { owner: string }>
+        for (const { owner, ...row } of rows) {
+          const user = await gateway.ctx.db.selectFrom('users').select(['id', 'username']).where('username', '=', owner).executeTakeFirstOrThrow()
+          await gateway.ctx.db.insertInto('logs').values({ user_id: user.id, username: user.username, ...row } as never).execute()
+        }
+        return rows.length
+      }
+      case 'tg-h3-logs-before': {
+        // removes the logs older than `before` (seconds), so a cleaning test counts only its own rows
+        await gateway.ctx.db.deleteFrom('logs').where('created_at', '<', Number(payload.before)).execute()
+        return true
+      }
+      case 'tg-h3-tasks': {
+        // inserts task rows; user_id comes from `owner` (a username)
+        const rows = payload.rows as Array<Record<string, unknown> & { owner: string }>
+        for (const { owner, ...row } of rows) {
+          const user = await gateway.ctx.db.selectFrom('users').select('id').where('username', '=', owner).executeTakeFirstOrThrow()
+          await gateway.ctx.db.insertInto('tasks').values({ channel_id: 0, user_id: user.id, ...row } as never).execute()
+        }
+        return rows.length
+      }
+      case 'tg-h3-models': {
+        // the models of a group (ability rows of a stand-in channel), for GET /api/user/models
+        const channelId = 990_000 + Number(payload.slot ?? 0)
+        await gateway.ctx.db.deleteFrom('abilities').where('channel_id', '=', channelId).execute()
+        for (const model of payload.models as string[]) {
+          await gateway.ctx.db.insertInto('abilities').values({ group: payload.group, model, channel_id: channelId, enabled: 1, priority: 0, weight: 0 }).execute()
+        }
+        return true
+      }
       case 'tg-user': {
         const row = await gateway.ctx.db.selectFrom('users').selectAll().where('username', '=', payload.username).executeTakeFirst()
         if (!row) return null

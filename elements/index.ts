@@ -8,6 +8,7 @@ export { TollgateLogin } from './login.ts'
 export { TollgateRegister } from './register.ts'
 export { TollgateReset } from './reset.ts'
 export { TollgateResetConfirm } from './reset-confirm.ts'
+export { TollgateLogs } from './logs.ts'
 export { configure, signIn, signOut } from './config.ts'
 export type { TollgateConfig, User, PublicStatus } from './config.ts'
 export type {

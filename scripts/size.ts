@@ -17,13 +17,14 @@ const LIB = 'dist/lib'
  * 140 kB of each; the console adds its shell and DOMPurify) plus about 3 %.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 180_800,
+  'tollgate.js': 190_000,
   'tollgate-config.js': 16_600,
   'tollgate-console.js': 179_300,
   'tollgate-login.js': 155_500,
   'tollgate-register.js': 155_000,
   'tollgate-reset.js': 154_500,
   'tollgate-reset-confirm.js': 153_900,
+  'tollgate-logs.js': 162_000,
 }
 
 /** Static import and re-export specifiers of an ES module (dynamic import() is left out). */

@@ -71,3 +71,33 @@ export interface OptionEntry {
   key: string
   value: string
 }
+
+/** Log types (spec section 4); anything else is shown as unknown. */
+export const LOG_TYPE = { topup: 1, consume: 2, manage: 3, system: 4 } as const
+
+/** A usage log row (GET /api/log/ and /api/log/self/). */
+export interface Log {
+  id?: number
+  created_at: number
+  user_id: number
+  username: string
+  type: number
+  content: string
+  token_name: string
+  model_name: string
+  quota: number
+  prompt_tokens: number
+  completion_tokens: number
+  /** seconds */
+  use_time: number
+  is_stream: boolean | number
+  channel: number
+  /** JSON text: model_ratio, model_price, completion_ratio, group_ratio, admin_info.use_channel */
+  other: string
+}
+
+/** GET /api/log/stat and /api/log/self/stat. */
+export interface LogStat {
+  quota: number
+  token: number
+}

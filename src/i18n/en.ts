@@ -220,6 +220,10 @@ export const en = {
   'options.previewNote': 'Scripts, styles and event handlers are removed before the HTML is shown.',
   'options.githubCallback': 'Authorization callback URL: {url}',
   'options.logoAlt': 'Logo preview',
+
+  'logs.clean.missing': 'please choose a log time',
+  'logs.clean.done': '{n} logs cleaned',
+  'logs.clean.failed': 'log cleaning failed',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -219,4 +219,8 @@ export const zhCN: Record<MessageKey, string> = {
   'options.previewNote': '显示前会移除脚本、样式和事件处理代码。',
   'options.githubCallback': '授权回调地址：{url}',
   'options.logoAlt': 'Logo 预览',
+
+  'logs.clean.missing': '请选择日志时间',
+  'logs.clean.done': '已清理 {n} 条日志',
+  'logs.clean.failed': '日志清理失败',
 }

@@ -1,0 +1,62 @@
+import { useState, type FormEvent } from 'react'
+import { useLogLabels } from './logs-labels.ts'
+import * as logsApi from '../../api/logs.ts'
+import { now } from '../../stores/clock.ts'
+import { toast } from '../../stores/toasts.ts'
+import { FormMessage } from '../../ui/auth-card.tsx'
+import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
+
+/** The log-clear default date: one month (30 days) back (spec section 9). */
+export const CLEAN_DEFAULT_SECONDS_BACK = 30 * 24 * 3600
+
+/** Administrators: deletes the logs older than a chosen time (DELETE /api/log/?target_timestamp=). */
+export function CleanLogsDialog({ open, onClose, onCleaned }: { open: boolean; onClose: () => void; onCleaned: () => void }) {
+  const t = useLogLabels()
+  const [value, setValue] = useState(() => toLocalInput(Math.floor(now().getTime() / 1000) - CLEAN_DEFAULT_SECONDS_BACK))
+  const [message, setMessage] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setMessage(null)
+    const target = fromLocalInput(value)
+    if (!target) {
+      setMessage(t('logs.clean.missing'))
+      return
+    }
+    setBusy(true)
+    try {
+      const count = await logsApi.clean(target)
+      toast.success(t('logs.clean.done', { n: count }))
+      onCleaned()
+      onClose()
+    } catch (error) {
+      toast.error(t('logs.clean.failed'))
+      setMessage(`${t('logs.clean.failed')}: ${(error as Error).message}`)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <sl-dialog label={t('logs.clean.title')} open={open} data-dialog="clean-logs" onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}>
+      <form className="tg-form" onSubmit={submit} noValidate>
+        <p className="tg-muted tg-small">{t('logs.clean.body')}</p>
+        {message && <FormMessage variant="danger">{message}</FormMessage>}
+        <sl-input
+          label={t('logs.clean.before')}
+          name="target"
+          type="datetime-local"
+          value={value}
+          onsl-input={(e: Event) => setValue((e.target as HTMLInputElement).value)}
+        ></sl-input>
+        <div className="tg-dialog-actions">
+          <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
+          <sl-button variant="danger" type="submit" loading={busy}>
+            {t('logs.clean.submit')}
+          </sl-button>
+        </div>
+      </form>
+    </sl-dialog>
+  )
+}

@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react'
+import { useStore } from '@nanostores/react'
+import { useLogLabels } from './logs-labels.ts'
+import * as logsApi from '../../api/logs.ts'
+import { ROLE, type User } from '../../api/types.ts'
+import { $status } from '../../stores/status.ts'
+import { formatQuota } from '../../ui/format.ts'
+import { LoadState, type Load } from '../../ui/load-state.tsx'
+
+const roleKey = (role: number) => (role >= ROLE.root ? 'role.root' : role >= ROLE.admin ? 'role.admin' : 'role.user')
+
+/** Administrators: who a log row belongs to (GET /api/user/{id}), opened by clicking the username. */
+export function UserInfoDialog({ target, onClose }: { target: { id: number; username: string } | null; onClose: () => void }) {
+  const t = useLogLabels()
+  const status = useStore($status)
+  const [load, setLoad] = useState<Load<User>>({ state: 'loading' })
+  const [attempt, setAttempt] = useState(0)
+  const id = target?.id ?? 0
+
+  useEffect(() => {
+    if (!id) return
+    let live = true
+    setLoad({ state: 'loading' })
+    logsApi
+      .userInfo(id)
+      .then((data) => live && setLoad({ state: 'ready', data }))
+      .catch((error: Error) => live && setLoad({ state: 'error', error }))
+    return () => {
+      live = false
+    }
+  }, [id, attempt])
+
+  return (
+    <sl-dialog
+      label={t('logs.userInfo.title', { name: target?.username ?? '' })}
+      open={target !== null}
+      data-dialog="user-info"
+      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+    >
+      <LoadState load={load} onRetry={() => setAttempt((n) => n + 1)} skeletonRows={4}>
+        {(user) => (
+          <dl className="tg-facts" data-user-info={user.id}>
+            <dt>{t('logs.userInfo.username')}</dt>
+            <dd>{user.username}</dd>
+            <dt>{t('logs.userInfo.displayName')}</dt>
+            <dd>{user.display_name || '—'}</dd>
+            <dt>{t('logs.userInfo.id')}</dt>
+            <dd>{user.id}</dd>
+            <dt>{t('logs.userInfo.role')}</dt>
+            <dd>{t(roleKey(user.role))}</dd>
+            <dt>{t('logs.userInfo.group')}</dt>
+            <dd>{user.group}</dd>
+            <dt>{t('logs.userInfo.balance')}</dt>
+            <dd data-fact="quota">{formatQuota(user.quota, status)}</dd>
+            <dt>{t('logs.userInfo.used')}</dt>
+            <dd data-fact="used">{formatQuota(user.used_quota, status)}</dd>
+            <dt>{t('logs.userInfo.requests')}</dt>
+            <dd data-fact="requests">{user.request_count}</dd>
+            <dt>{t('logs.userInfo.email')}</dt>
+            <dd>{user.email || '—'}</dd>
+          </dl>
+        )}
+      </LoadState>
+      <sl-button slot="footer" onClick={onClose}>
+        {t('common.close')}
+      </sl-button>
+    </sl-dialog>
+  )
+}
