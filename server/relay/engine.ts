@@ -3,7 +3,7 @@ import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Readable } from 'node:stream'
 import type { AppContext } from '../context.ts'
 import type { Env } from '../http.ts'
-import { RelayError, errorResponse, parseUpstreamError, type UpstreamError } from './errors.ts'
+import { RelayError, anthropicErrorResponse, errorResponse, parseUpstreamError, type UpstreamError } from './errors.ts'
 import { Ledger, type LogRow, type Reservation } from './ledger.ts'
 import { Pricing, priceContent, quotaOf, type Price, type Usage } from './pricing.ts'
 import { RelayState, TOKEN_STATUS, type ChannelState, type TokenState, type UserState } from './state.ts'
@@ -37,6 +37,7 @@ const MODE_LABEL: Record<Mode, string> = {
   speech: 'speech',
   transcriptions: 'transcriptions',
   translations: 'translations',
+  messages: 'the Anthropic messages API',
 }
 
 export interface Caller {
@@ -233,7 +234,24 @@ export class RelayEngine {
     const j = call.json ?? {}
     const texts: string[] = []
     let extra = 0
-    if (call.mode === 'chat') {
+    if (call.mode === 'messages') {
+      // Anthropic: system and content blocks
+      if (typeof j.system === 'string') texts.push(j.system)
+      else if (Array.isArray(j.system)) for (const b of j.system) texts.push(String(b?.text ?? ''))
+      for (const m of (Array.isArray(j.messages) ? j.messages : []) as Array<Record<string, any>>) {
+        extra += 3
+        if (typeof m.content === 'string') texts.push(m.content)
+        else if (Array.isArray(m.content)) {
+          for (const b of m.content as Array<Record<string, any>>) {
+            if (b?.type === 'text') texts.push(String(b.text ?? ''))
+            else if (b?.type === 'image') extra += IMAGE_TOKENS
+            else if (b?.type === 'tool_use') texts.push(JSON.stringify(b.input ?? {}))
+            else if (b?.type === 'tool_result') texts.push(typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? ''))
+          }
+        }
+      }
+      if (Array.isArray(j.tools) && j.tools.length) texts.push(JSON.stringify(j.tools))
+    } else if (call.mode === 'chat') {
       const messages = (Array.isArray(j.messages) ? j.messages : []) as Array<Record<string, any>>
       for (const m of messages) {
         extra += 3
@@ -284,9 +302,10 @@ export class RelayEngine {
     try {
       return await this.relay(c, mode, path)
     } catch (err) {
-      if (err instanceof RelayError) return errorResponse(err, requestId)
+      const answer = mode === 'messages' ? anthropicErrorResponse : errorResponse
+      if (err instanceof RelayError) return answer(err, requestId)
       console.error(`[${requestId}] relay failure:`, err)
-      return errorResponse(new RelayError(500, 'the relay failed to process this request', 'relay_error'), requestId)
+      return answer(new RelayError(500, 'the relay failed to process this request', 'relay_error'), requestId)
     }
   }
 
@@ -314,9 +333,13 @@ export class RelayEngine {
     }
     if (!model) model = DEFAULT_MODEL[mode] ?? ''
     if (!model) throw new RelayError(400, 'model is required', 'model_required')
-    const stream = (mode === 'chat' || mode === 'completions') && json?.stream === true
+    const stream = (mode === 'chat' || mode === 'completions' || mode === 'messages') && json?.stream === true
     const wantUsage = stream && json?.stream_options?.include_usage === true
-    return { mode, path, raw, json, contentType, model, stream, wantUsage }
+    const call: RelayCall = { mode, path, raw, json, contentType, model, stream, wantUsage }
+    if (mode === 'messages') {
+      call.headers = { 'anthropic-version': c.req.header('anthropic-version') ?? '', 'anthropic-beta': c.req.header('anthropic-beta') ?? '' }
+    }
+    return call
   }
 
   /** What to hold before forwarding: exact for per-call prices, images and speech; else an estimate. */
@@ -328,7 +351,7 @@ export class RelayEngine {
     if (call.mode === 'speech') return Math.ceil(String(call.json?.input ?? '').length * ratio)
     if (call.mode === 'embeddings' || call.mode === 'moderations') return Math.ceil((promptTokens ?? this.promptUpperBound(call)) * ratio)
     const max = Number(call.json?.max_tokens ?? call.json?.max_completion_tokens ?? 0)
-    if ((call.mode === 'chat' || call.mode === 'completions') && max > 0) {
+    if ((call.mode === 'chat' || call.mode === 'completions' || call.mode === 'messages') && max > 0) {
       const prompt = promptTokens ?? this.promptUpperBound(call)
       return Math.ceil((prompt + max * price.completionRatio) * ratio)
     }
@@ -338,7 +361,8 @@ export class RelayEngine {
   private async reserve(caller: Caller, call: RelayCall, price: Price): Promise<Reservation> {
     let amount = this.estimate(call, price, null)
     let r = this.ledger.reserve(caller.user, caller.token, amount)
-    const bounded = call.mode === 'embeddings' || call.mode === 'moderations' || (Number(call.json?.max_tokens ?? call.json?.max_completion_tokens ?? 0) > 0 && (call.mode === 'chat' || call.mode === 'completions'))
+    const chatLike = call.mode === 'chat' || call.mode === 'completions' || call.mode === 'messages'
+    const bounded = call.mode === 'embeddings' || call.mode === 'moderations' || (Number(call.json?.max_tokens ?? call.json?.max_completion_tokens ?? 0) > 0 && chatLike)
     if ('refused' in r && bounded && price.modelPrice < 0) {
       // the cheap bound did not fit: count the prompt for real and try once more
       amount = this.estimate(call, price, await this.countPrompt(call))
@@ -480,6 +504,13 @@ export class RelayEngine {
         if (produced) {
           texts = produced.texts
           extra = produced.extraTokens
+        } else if (answer && call.mode === 'messages') {
+          try {
+            const j = JSON.parse(answer.toString('utf8')) as { content?: Array<Record<string, any>> }
+            for (const b of j.content ?? []) texts.push(b.type === 'tool_use' ? JSON.stringify(b.input ?? {}) : String(b.text ?? ''))
+          } catch {
+            /* nothing countable */
+          }
         } else if (answer) {
           try {
             const j = JSON.parse(answer.toString('utf8')) as { choices?: Array<Record<string, any>> }
@@ -566,7 +597,7 @@ export class RelayEngine {
       this.inflight--
       throw new RelayError(502, `the upstream answer could not be read: ${(err as Error).message}`, 'bad_upstream_response', 'upstream_error')
     }
-    const reported = call.mode === 'chat' || call.mode === 'completions' || call.mode === 'embeddings' ? out.usage : null
+    const reported = call.mode === 'chat' || call.mode === 'completions' || call.mode === 'embeddings' || call.mode === 'messages' ? out.usage : null
     if (reported) {
       this.charge(info, reported)
       this.inflight--

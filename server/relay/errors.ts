@@ -22,6 +22,24 @@ export function errorResponse(err: RelayError, requestId?: string): Response {
   return new Response(errorBody(message, err.type, err.code), { status: err.status, headers: JSON_HEADERS })
 }
 
+const ANTHROPIC_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+}
+
+/** The same error in Anthropic's shape, for clients of /v1/messages. */
+export function anthropicErrorResponse(err: RelayError, requestId?: string): Response {
+  const message = requestId ? `${err.message} (request id: ${requestId})` : err.message
+  const known = new Set(Object.values(ANTHROPIC_TYPES).concat('api_error'))
+  const type = known.has(err.type) ? err.type : (ANTHROPIC_TYPES[err.status] ?? 'api_error')
+  return new Response(JSON.stringify({ type: 'error', error: { type, message } }), { status: err.status, headers: JSON_HEADERS })
+}
+
 /** What an upstream said when it failed, reduced to OpenAI's fields. */
 export interface UpstreamError {
   status: number

@@ -18,7 +18,7 @@ const RESYNC_MS = 60_000
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'Authorization, Content-Type, X-Api-Key, OpenAI-Organization, OpenAI-Beta',
+  'access-control-allow-headers': 'Authorization, Content-Type, X-Api-Key, OpenAI-Organization, OpenAI-Beta, Anthropic-Version, Anthropic-Beta',
   'access-control-max-age': '86400',
 }
 
@@ -75,6 +75,7 @@ export function relayRoutes(ctx: AppContext) {
   app.post('/v1/audio/speech', relay('speech', '/audio/speech'))
   app.post('/v1/audio/transcriptions', relay('transcriptions', '/audio/transcriptions'))
   app.post('/v1/audio/translations', relay('translations', '/audio/translations'))
+  app.post('/v1/messages', relay('messages', '/messages'))
 
   app.get('/v1/models', async (c) => {
     try {

@@ -57,7 +57,14 @@ async function serveTollgate(upstreamPort: number): Promise<void> {
   }
   process.on('SIGTERM', () => void stop())
   // the parent asks how many rows the ledger wrote, to show metering was on
-  process.stdin.on('data', async () => {
+  const rl = createInterface({ input: process.stdin })
+  rl.on('line', async (cmd) => {
+    if (cmd === 'cpu') {
+      // CPU time of the whole process (all threads), for CPU per request
+      const u = process.cpuUsage()
+      process.stdout.write(`cpu ${u.user + u.system}\n`)
+      return
+    }
     await engine.idle()
     const logs = await db.selectFrom('logs').select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
     const u = await db.selectFrom('users').select(['used_quota', 'request_count']).where('id', '=', user.id).executeTakeFirstOrThrow()
@@ -89,6 +96,8 @@ interface Result {
   ttfb99: number
   errors: number
   count: number
+  /** Tollgate CPU microseconds per measured request (all threads) */
+  cpu: number
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -96,7 +105,15 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 }
 
-async function load(opts: { origin: string; key: string; stream: boolean; concurrency: number; seconds: number; warmup: number }): Promise<Omit<Result, 'name' | 'target'>> {
+async function load(opts: {
+  origin: string
+  key: string
+  stream: boolean
+  concurrency: number
+  seconds: number
+  warmup: number
+  cpu?: () => Promise<number>
+}): Promise<Omit<Result, 'name' | 'target'>> {
   const pool = new Pool(opts.origin, { connections: opts.concurrency, pipelining: 1, keepAliveTimeout: 60_000 })
   const body = JSON.stringify({
     model: 'gpt-3.5-turbo',
@@ -133,11 +150,13 @@ async function load(opts: { origin: string; key: string; stream: boolean; concur
   }
   const workers = Array.from({ length: opts.concurrency }, worker)
   await new Promise((r) => setTimeout(r, opts.warmup * 1000))
+  const cpu0 = opts.cpu ? await opts.cpu() : 0
   measuring = true
   const t0 = performance.now()
   await new Promise((r) => setTimeout(r, opts.seconds * 1000))
   measuring = false
   const elapsed = (performance.now() - t0) / 1000
+  const cpu1 = opts.cpu ? await opts.cpu() : 0
   stop = true
   await Promise.all(workers)
   await pool.close()
@@ -153,6 +172,7 @@ async function load(opts: { origin: string; key: string; stream: boolean; concur
     ttfb99: percentile(t, 99),
     errors,
     count: lat.length,
+    cpu: opts.cpu ? (cpu1 - cpu0) / Math.max(1, lat.length) : NaN,
   }
 }
 
@@ -167,6 +187,11 @@ async function main() {
   const upstreamPort = Number(upstream.line.split(' ')[1])
   const tollgate = await start([self, '--serve', String(upstreamPort)])
   const [, tgPort, tgKey] = tollgate.line.split(' ')
+  const cpu = async () => {
+    tollgate.child.stdin!.write('cpu\n')
+    const r = await tollgate.lines.next()
+    return Number(r.value?.split(' ')[1])
+  }
   const direct = `http://127.0.0.1:${upstreamPort}`
   const through = `http://127.0.0.1:${tgPort}`
   console.log(`relay benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${seconds} s per case after ${warmup} s warm-up`)
@@ -176,21 +201,29 @@ async function main() {
   for (const stream of [false, true]) {
     for (const concurrency of [10, 50]) {
       for (const target of ['direct', 'tollgate'] as const) {
-        const r = await load({ origin: target === 'direct' ? direct : through, key: target === 'direct' ? 'bench-upstream' : tgKey, stream, concurrency, seconds, warmup })
+        const r = await load({
+          origin: target === 'direct' ? direct : through,
+          key: target === 'direct' ? 'bench-upstream' : tgKey,
+          stream,
+          concurrency,
+          seconds,
+          warmup,
+          cpu: target === 'tollgate' ? cpu : undefined,
+        })
         results.push({ name: `${stream ? 'stream' : 'non-stream'} c${concurrency}`, target, ...r })
       }
     }
   }
 
-  const head = ['case', 'target', 'req/s', 'p50 ms', 'p99 ms', 'added p50', 'added p99', 'TTFB p50', 'TTFB +p50', 'ratio', 'errors']
-  const widths = [15, 9, 9, 8, 8, 10, 10, 9, 10, 7, 7]
+  const head = ['case', 'target', 'req/s', 'p50 ms', 'p99 ms', 'added p50', 'added p99', 'TTFB p50', 'TTFB +p50', 'ratio', 'CPU us/req', 'errors']
+  const widths = [15, 9, 9, 8, 8, 10, 10, 9, 10, 7, 11, 7]
   const line = (cells: string[]) => console.log(cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : pad(c, widths[i]))).join(' '))
   line(head)
   line(widths.map((w) => '-'.repeat(w)))
   for (let i = 0; i < results.length; i += 2) {
     const d = results[i]
     const t = results[i + 1]
-    line([d.name, 'direct', fmt(d.rps, 0), fmt(d.p50), fmt(d.p99), '', '', d.stream ? fmt(d.ttfb50) : '', '', '', String(d.errors)])
+    line([d.name, 'direct', fmt(d.rps, 0), fmt(d.p50), fmt(d.p99), '', '', d.stream ? fmt(d.ttfb50) : '', '', '', '', String(d.errors)])
     line([
       t.name,
       'tollgate',
@@ -202,6 +235,7 @@ async function main() {
       t.stream ? fmt(t.ttfb50) : '',
       t.stream ? `+${fmt(t.ttfb50 - d.ttfb50)}` : '',
       fmt(t.rps / d.rps),
+      fmt(t.cpu, 0),
       String(t.errors),
     ])
   }

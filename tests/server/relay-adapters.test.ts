@@ -14,12 +14,14 @@ for (const dialect of dialects) {
     let client: OpenAI
     let claude: number
     let gemini: number
+    let apiKey: string
 
     before(async () => {
       f = await relayFixture(dialect)
       const userId = await f.user({ quota: 1e9 })
       const token = await f.token(userId, { unlimited: true })
-      client = new OpenAI({ apiKey: token.key, baseURL: `${f.base}/v1`, maxRetries: 0 })
+      apiKey = token.key
+      client = new OpenAI({ apiKey, baseURL: `${f.base}/v1`, maxRetries: 0 })
       f.fake.scenario('claude-key', { text: 'Bonjour from Claude', chunks: 3, promptTokens: 20, completionTokens: 7 })
       f.fake.scenario('claude-tools', { toolCall: true, promptTokens: 30, completionTokens: 9 })
       f.fake.scenario('gemini-key', { text: 'Hello from Gemini', chunks: 3, promptTokens: 8, completionTokens: 5 })
@@ -142,6 +144,55 @@ for (const dialect of dialects) {
         client.chat.completions.create({ model: 'claude-3-opus-20240229', messages: [{ role: 'user', content: 'x' }] }),
         (e: any) => e.status === 401 && /invalid x-api-key/.test(e.message) && e.type === 'authentication_error',
       )
+    })
+
+    it('passes the Anthropic messages API through to Claude channels, streamed and not', async () => {
+      const body = { model: 'claude-3-5-sonnet-20241022', max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] }
+      const res = await fetch(`${f.base}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', 'anthropic-beta': 'tools-2024-05-16', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      assert.equal(res.status, 200)
+      const msg = (await res.json()) as any
+      assert.equal(msg.type, 'message')
+      assert.equal(msg.content[0].text, 'Bonjour from Claude')
+      const sent = f.fake.requests.at(-1)!
+      assert.equal(sent.path, '/v1/messages')
+      assert.equal(sent.headers['anthropic-beta'], 'tools-2024-05-16')
+      assert.deepEqual(sent.body, { ...body, model: 'claude-3-5-sonnet-latest' })
+      let log = await lastLog()
+      assert.deepEqual([Number(log.prompt_tokens), Number(log.completion_tokens), Number(log.channel)], [20, 7, claude])
+
+      const streamed = await fetch(`${f.base}/v1/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, stream: true }),
+      })
+      const text = await streamed.text()
+      assert.match(text, /^event: message_start\n/)
+      assert.match(text, /event: message_stop/)
+      log = await lastLog()
+      assert.deepEqual([Number(log.prompt_tokens), Number(log.completion_tokens), Number(log.is_stream)], [20, 7, 1])
+    })
+
+    it('answers /v1/messages errors in Anthropic\'s shape', async () => {
+      const bad = await fetch(`${f.base}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'sk-nope', 'content-type': 'application/json' }, body: '{"model":"x","max_tokens":1,"messages":[]}' })
+      assert.equal(bad.status, 401)
+      const e = (await bad.json()) as any
+      assert.equal(e.type, 'error')
+      assert.equal(e.error.type, 'authentication_error')
+      assert.match(e.error.message, /invalid API key/)
+      await f.channel({ key: 'openai-only', models: 'gpt-4o' })
+      const wrong = await fetch(`${f.base}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+      })
+      assert.equal(wrong.status, 400)
+      const w = (await wrong.json()) as any
+      assert.equal(w.error.type, 'invalid_request_error')
+      assert.match(w.error.message, /the Anthropic messages API is not supported for this channel type \(OpenAI\)/)
     })
 
     it('translates to Gemini generateContent and back', async () => {

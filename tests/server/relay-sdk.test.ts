@@ -4,7 +4,8 @@ import OpenAI, { toFile } from 'openai'
 import { Tiktoken } from 'js-tiktoken/lite'
 import cl100k from 'js-tiktoken/ranks/cl100k_base'
 import { dialects } from './helpers.ts'
-import { relayFixture, ledgerOf, type RelayFixture } from './relay-helpers.ts'
+import { relayFixture, ledgerOf, waitFor, type RelayFixture } from './relay-helpers.ts'
+import { randomKey } from '../../server/lib/users.ts'
 
 const enc = new Tiktoken(cl100k)
 const count = (s: string) => enc.encode(s).length
@@ -222,6 +223,40 @@ for (const dialect of dialects) {
       const unlimited = await f.token(userId, { remain: 0, unlimited: true })
       const ok = await new OpenAI({ apiKey: unlimited.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: msg })
       assert.equal(ok.object, 'chat.completion')
+    })
+
+    it('allows a key only from its allowed addresses', async () => {
+      const elsewhere = await f.token(userId, { allowIps: '10.1.2.3' })
+      await assert.rejects(
+        new OpenAI({ apiKey: elsewhere.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+        (e: any) => e.status === 403 && /may not be used from 127.0.0.1/.test(e.message),
+      )
+      const here = await f.token(userId, { allowIps: '10.1.2.3\n127.0.0.1' })
+      const ok = await new OpenAI({ apiKey: here.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] })
+      assert.equal(ok.object, 'chat.completion')
+    })
+
+    it('follows token and user changes announced on the bus', async () => {
+      const t = await f.token(userId)
+      const c2 = new OpenAI({ apiKey: t.key, baseURL: `${f.base}/v1`, maxRetries: 0 })
+      await c2.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] })
+      await f.s.ctx.db.updateTable('tokens').set({ status: 2 }).where('id', '=', t.id).execute()
+      f.s.ctx.bus.emit('tokens', t.id)
+      await waitFor(() => f.engine.state.tokensById.get(t.id)?.status === 2, 'the token reload')
+      await assert.rejects(c2.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }), (e: any) => e.status === 401)
+      // a key created after start (no bus event) is found in the database on first use
+      const late = randomKey(48)
+      await f.s.ctx.db.insertInto('tokens').values({ user_id: userId, key: late, name: 'late', remain_quota: 100_000, group: '' }).execute()
+      const r = await f.call(`sk-${late}`, 'POST', '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] })
+      assert.equal(r.status, 200)
+      // a banned owner
+      const owner = await f.user({ quota: 1_000_000 })
+      const ot = await f.token(owner)
+      await f.s.ctx.db.updateTable('users').set({ status: 2 }).where('id', '=', owner).execute()
+      f.s.ctx.bus.emit('users', owner)
+      await waitFor(() => f.engine.state.users.get(owner)?.status === 2, 'the user reload')
+      const banned = await f.call(ot.key, 'POST', '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] })
+      assert.equal(banned.status, 403)
     })
 
     it('refuses a user without quota, and a key above its remaining quota', async () => {

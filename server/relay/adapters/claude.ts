@@ -225,24 +225,72 @@ class ClaudeStream implements StreamTranslator {
   }
 }
 
-/** Anthropic Claude (type 14): the messages API, translated both ways. */
+/**
+ * Anthropic's own /v1/messages passed through: the bytes go as they are; only events that
+ * mention usage are read (message_start carries the input, message_delta the output).
+ */
+class MessagesPassthrough implements StreamTranslator {
+  usage: Usage | null = null
+  private prompt = 0
+  private completion = 0
+  private texts: string[] = []
+
+  segment(seg: Buffer): Buffer {
+    const hasUsage = seg.indexOf('"usage"') >= 0
+    const hasText = seg.indexOf('_delta"') >= 0
+    if (!hasUsage && !hasText) return seg
+    for (const ev of eventsOf(seg)) {
+      const j = ev.json as Record<string, any> | undefined
+      if (!j) continue
+      if (j.type === 'message_start') {
+        const u = claudeUsage(j.message?.usage)
+        if (u) {
+          this.prompt = u.prompt_tokens
+          this.completion = u.completion_tokens
+        }
+      } else if (j.type === 'message_delta' && j.usage) {
+        if (j.usage.output_tokens !== undefined) this.completion = Number(j.usage.output_tokens) || 0
+        if (j.usage.input_tokens) this.prompt = Number(j.usage.input_tokens) || this.prompt
+      } else if (j.type === 'content_block_delta') {
+        const d = j.delta ?? {}
+        this.texts.push(String(d.text ?? d.partial_json ?? d.thinking ?? ''))
+      }
+      if (this.prompt || this.completion) this.usage = usageOf(this.prompt, this.completion)
+    }
+    return seg
+  }
+
+  end(): string | null {
+    return null
+  }
+
+  produced() {
+    return { texts: this.texts, extraTokens: 0 }
+  }
+}
+
+/** Anthropic Claude (type 14): the messages API, translated both ways; /v1/messages passed through. */
 export const claudeAdapter: Adapter = {
   owner: 'anthropic',
   streamUsage: false,
-  supports: (mode) => mode === 'chat',
-  build(call, ch, model) {
+  supports: (mode) => mode === 'chat' || mode === 'messages',
+  build(call, ch, model, body) {
     const { origin, prefix } = splitBase(ch.baseUrl || 'https://api.anthropic.com')
     const headers: Record<string, string> = {
       'x-api-key': ch.key,
-      'anthropic-version': ANTHROPIC_VERSION,
+      'anthropic-version': call.headers?.['anthropic-version'] || ANTHROPIC_VERSION,
       'content-type': 'application/json',
     }
-    if (ch.other) headers['anthropic-beta'] = ch.other
-    return { origin, path: `${prefix}/v1/messages`, method: 'POST', headers, body: JSON.stringify(toClaudeRequest(call.json ?? {}, model)) }
+    const beta = call.headers?.['anthropic-beta'] || ch.other
+    if (beta) headers['anthropic-beta'] = beta
+    const payload = call.mode === 'messages' ? body() : JSON.stringify(toClaudeRequest(call.json ?? {}, model))
+    return { origin, path: `${prefix}/v1/messages`, method: 'POST', headers, body: payload }
   },
-  response(_call, body) {
-    const { body: out, usage } = fromClaudeResponse(JSON.parse(body.toString('utf8')) as Record<string, any>)
+  response(call, body) {
+    const msg = JSON.parse(body.toString('utf8')) as Record<string, any>
+    if (call.mode === 'messages') return { body, usage: claudeUsage(msg.usage), contentType: 'application/json' }
+    const { body: out, usage } = fromClaudeResponse(msg)
     return { body: JSON.stringify(out), usage, contentType: 'application/json' }
   },
-  stream: (call) => new ClaudeStream(call),
+  stream: (call) => (call.mode === 'messages' ? new MessagesPassthrough() : new ClaudeStream(call)),
 }

@@ -2,7 +2,7 @@ import type { ChannelState } from '../state.ts'
 import type { UpstreamCall } from '../upstream.ts'
 import type { Usage } from '../pricing.ts'
 
-export type Mode = 'chat' | 'completions' | 'embeddings' | 'images' | 'moderations' | 'speech' | 'transcriptions' | 'translations'
+export type Mode = 'chat' | 'completions' | 'embeddings' | 'images' | 'moderations' | 'speech' | 'transcriptions' | 'translations' | 'messages'
 
 /** One client request, as the adapters see it. */
 export interface RelayCall {
@@ -19,6 +19,8 @@ export interface RelayCall {
   stream: boolean
   /** the client asked for stream_options.include_usage */
   wantUsage: boolean
+  /** client headers an adapter may pass on (anthropic-version, anthropic-beta) */
+  headers?: Record<string, string>
 }
 
 /** Turns upstream SSE events into what the client receives (OpenAI chat chunks). */
