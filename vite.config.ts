@@ -16,6 +16,7 @@ const libEntries: Record<string, string> = {
   'tollgate-register': 'elements/register.ts',
   'tollgate-reset': 'elements/reset.ts',
   'tollgate-reset-confirm': 'elements/reset-confirm.ts',
+  'tollgate-tokens': 'elements/tokens.ts',
   'tollgate-logs': 'elements/logs.ts',
 }
 

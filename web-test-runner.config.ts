@@ -193,6 +193,22 @@ const serverCommands = {
         const mail = [...mails].reverse().find((m) => m.to.includes(payload.to))
         return mail ? mail.text : null
       }
+      case 'tg-abilities': {
+        // pricing and model-limit tests: ability rows of a stand-in channel id, replaced as a whole
+        const channelId = Number(payload.channelId)
+        await gateway.ctx.db.deleteFrom('abilities').where('channel_id', '=', channelId).execute()
+        const rows = (payload.rows as Array<{ group: string; model: string; enabled?: boolean }>).map((r) => ({
+          group: r.group,
+          model: r.model,
+          channel_id: channelId,
+          enabled: r.enabled === false ? 0 : 1,
+          priority: 0,
+          weight: 0,
+        }))
+        if (rows.length) await gateway.ctx.db.insertInto('abilities').values(rows).execute()
+        gateway.ctx.bus.emit('channels')
+        return true
+      }
       default:
         return undefined
     }

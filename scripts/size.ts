@@ -17,14 +17,15 @@ const LIB = 'dist/lib'
  * 140 kB of each; the console adds its shell and DOMPurify) plus about 3 %.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 190_000,
-  'tollgate-config.js': 16_600,
-  'tollgate-console.js': 179_300,
-  'tollgate-login.js': 155_500,
-  'tollgate-register.js': 155_000,
-  'tollgate-reset.js': 154_500,
-  'tollgate-reset-confirm.js': 153_900,
-  'tollgate-logs.js': 162_000,
+  'tollgate.js': 207_800,
+  'tollgate-config.js': 19_100,
+  'tollgate-console.js': 189_900,
+  'tollgate-login.js': 165_300,
+  'tollgate-register.js': 164_800,
+  'tollgate-reset.js': 164_300,
+  'tollgate-reset-confirm.js': 163_900,
+  'tollgate-logs.js': 171_700,
+  'tollgate-tokens.js': 171_500,
 }
 
 /** Static import and re-export specifiers of an ES module (dynamic import() is left out). */

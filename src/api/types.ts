@@ -66,6 +66,26 @@ export interface PublicStatus {
   display_token_stat?: boolean
 }
 
+/** An access token (API key) of the signed-in user. `key` comes without the sk- prefix (the client adds it). */
+export interface Token {
+  id: number
+  user_id: number
+  name: string
+  key: string
+  /** 1 enabled, 2 disabled, 3 expired, 4 exhausted */
+  status: number
+  created_time: number
+  accessed_time: number
+  /** unix seconds, or -1: never expires */
+  expired_time: number
+  remain_quota: number
+  used_quota: number
+  unlimited_quota: boolean
+  model_limits_enabled: boolean
+  /** comma-joined model names */
+  model_limits: string
+}
+
 /** GET /api/option/: one option, all values strings (secrets come back as ''). */
 export interface OptionEntry {
   key: string

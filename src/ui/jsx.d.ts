@@ -31,6 +31,9 @@ declare module 'react' {
       'sl-radio-group': ShoelaceProps
       'sl-switch': ShoelaceProps
       'sl-textarea': ShoelaceProps
+      'sl-checkbox': ShoelaceProps
+      'sl-option': ShoelaceProps
+      'sl-select': ShoelaceProps
     }
   }
 }

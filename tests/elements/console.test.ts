@@ -142,10 +142,10 @@ describe('<tollgate-console> routes', () => {
     expect($(el, 'main[part="content"]')!.getAttribute('data-route')).to.equal('not-found')
   })
 
-  it('renders the screens of later releases as a clearly worded panel for a signed-in user', async () => {
+  it('renders the tokens screen at /token for a signed-in user', async () => {
     await registerAndSignIn()
     const el = await consoleAt('/token')
-    await waitForText(el, 'Tokens: this screen arrives in a later release')
+    await waitFor(() => $(el, '[data-screen="tokens"]'), 'the tokens screen')
     expect(location.pathname).to.equal('/token')
   })
 
@@ -206,7 +206,7 @@ describe('<tollgate-console> routes', () => {
       await fill(el, 'password', 'password123')
       await submit(el)
       await waitFor(() => location.pathname === '/token', 'landing on /token')
-      await waitForText(el, 'Tokens: this screen arrives in a later release')
+      await waitFor(() => $(el, '[data-screen="tokens"]'), 'the tokens screen')
       expect(rec.events.map((e) => e.type)).to.deep.equal(['tollgate-login'])
       expect(rec.events[0]!.detail.user.username).to.equal(username)
 
