@@ -18,6 +18,7 @@ const libEntries: Record<string, string> = {
   'tollgate-reset-confirm': 'elements/reset-confirm.ts',
   'tollgate-tokens': 'elements/tokens.ts',
   'tollgate-logs': 'elements/logs.ts',
+  'tollgate-dashboard': 'elements/dashboard.ts',
 }
 
 const pages: Record<string, string> = {

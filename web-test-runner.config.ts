@@ -133,6 +133,16 @@ const serverCommands = {
       case 'tg-option':
         // settings tests: what the server stored, secrets included (GET /api/option/ hides them)
         return o.get(payload.key)
+      case 'tg-quota-data': {
+        // dashboard tests: hourly usage buckets (quota_data) replaced as a whole; user ids from the usernames
+        await gateway.ctx.db.deleteFrom('quota_data').execute()
+        const rows = payload.rows as Array<{ username: string; model_name: string; created_at: number; count: number; quota: number; token_used: number }>
+        for (const r of rows) {
+          const user = await gateway.ctx.db.selectFrom('users').select('id').where('username', '=', r.username).executeTakeFirst()
+          await gateway.ctx.db.insertInto('quota_data').values({ ...r, user_id: user?.id ?? 0 }).execute()
+        }
+        return true
+      }
       case 'tg-critical-limit':
         config.criticalRateLimit = Number(payload.limit)
         return true

@@ -10,6 +10,7 @@ export { TollgateReset } from './reset.ts'
 export { TollgateResetConfirm } from './reset-confirm.ts'
 export { TollgateTokens } from './tokens.ts'
 export { TollgateLogs } from './logs.ts'
+export { TollgateDashboard } from './dashboard.ts'
 export { configure, signIn, signOut } from './config.ts'
 export type { TollgateConfig, User, PublicStatus } from './config.ts'
 export type {

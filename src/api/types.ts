@@ -121,3 +121,19 @@ export interface LogStat {
   quota: number
   token: number
 }
+
+/**
+ * GET /api/data/ and /api/data/self: one hourly usage bucket of one model. The admin totals
+ * (no username filter) carry no id, user_id or username.
+ */
+export interface QuotaDataRow {
+  id?: number
+  user_id?: number
+  username?: string
+  model_name: string
+  /** start of the hour, unix seconds */
+  created_at: number
+  token_used: number
+  count: number
+  quota: number
+}

@@ -1,0 +1,120 @@
+import { useLocale, useT } from '../../i18n/t.ts'
+import { periodLabel, type UsageSummary } from './usage-data.ts'
+
+interface Props {
+  summary: UsageSummary
+  formatQuota: (quota: number) => string
+  formatNumber: (n: number) => string
+}
+
+/**
+ * The figures of the chart as tables: usage by model over the whole range, and by period and
+ * model. They are what a screen reader reads, and what anyone can copy.
+ */
+export function UsageTables({ summary, formatQuota, formatNumber }: Props) {
+  const t = useT()
+  const locale = useLocale() === 'zh' ? 'zh-CN' : 'en'
+  const total = summary.totals.quota
+  const share = (quota: number) => (total > 0 ? quota / total : 0)
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 })
+  const label = (start: number) => {
+    const text = periodLabel(start, summary.granularity, locale)
+    return summary.granularity === 'week' ? t('dashboard.weekOf', { date: text }) : text
+  }
+
+  return (
+    <div className="tg-dash__tables">
+      <section className="tg-dash__card" part="table">
+        <div className="tg-dash__scroll" tabIndex={0} role="region" aria-label={t('dashboard.byModel')}>
+          <table className="tg-dash__table" data-table="models">
+            <caption className="tg-dash__card-title">{t('dashboard.byModel')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('dashboard.model')}</th>
+                <th scope="col" className="tg-num">
+                  {t('dashboard.requests')}
+                </th>
+                <th scope="col" className="tg-num">
+                  {t('dashboard.tokens')}
+                </th>
+                <th scope="col" className="tg-num">
+                  {t('dashboard.quota')}
+                </th>
+                <th scope="col" className="tg-num">
+                  {t('dashboard.share')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {summary.byModel.map((m) => (
+                <tr key={m.model} data-model={m.model}>
+                  <th scope="row">{m.model}</th>
+                  <td className="tg-num" data-count={m.count}>
+                    {formatNumber(m.count)}
+                  </td>
+                  <td className="tg-num" data-tokens={m.tokens}>
+                    {formatNumber(m.tokens)}
+                  </td>
+                  <td className="tg-num" data-quota={m.quota}>
+                    {formatQuota(m.quota)}
+                  </td>
+                  <td className="tg-num">
+                    <span className="tg-dash__share">
+                      <span className="tg-dash__share-bar" style={{ width: `${Math.round(share(m.quota) * 100)}%` }} aria-hidden="true"></span>
+                      {percent.format(share(m.quota))}
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section className="tg-dash__card" part="table">
+        <div className="tg-dash__scroll tg-dash__scroll--tall" tabIndex={0} role="region" aria-label={t('dashboard.byPeriod')}>
+          <table className="tg-dash__table" data-table="periods">
+            <caption className="tg-dash__card-title">{t('dashboard.byPeriod')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('dashboard.period')}</th>
+                <th scope="col">{t('dashboard.model')}</th>
+                <th scope="col" className="tg-num">
+                  {t('dashboard.requests')}
+                </th>
+                <th scope="col" className="tg-num">
+                  {t('dashboard.tokens')}
+                </th>
+                <th scope="col" className="tg-num">
+                  {t('dashboard.quota')}
+                </th>
+              </tr>
+            </thead>
+            {[...summary.periods].reverse().map((p) => (
+              <tbody key={p.start} data-period={p.start}>
+                {p.models.map((m, i) => (
+                  <tr key={m.model} data-model={m.model}>
+                    {i === 0 && (
+                      <th scope="rowgroup" rowSpan={p.models.length} className="tg-dash__period">
+                        {label(p.start)}
+                      </th>
+                    )}
+                    <td>{m.model}</td>
+                    <td className="tg-num" data-count={m.count}>
+                      {formatNumber(m.count)}
+                    </td>
+                    <td className="tg-num" data-tokens={m.tokens}>
+                      {formatNumber(m.tokens)}
+                    </td>
+                    <td className="tg-num" data-quota={m.quota}>
+                      {formatQuota(m.quota)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            ))}
+          </table>
+        </div>
+      </section>
+    </div>
+  )
+}
