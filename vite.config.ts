@@ -19,6 +19,7 @@ const libEntries: Record<string, string> = {
   'tollgate-tokens': 'elements/tokens.ts',
   'tollgate-logs': 'elements/logs.ts',
   'tollgate-dashboard': 'elements/dashboard.ts',
+  'tollgate-channels': 'elements/channels.ts',
 }
 
 const pages: Record<string, string> = {

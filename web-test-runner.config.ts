@@ -18,6 +18,7 @@ import { vitePlugin, removeViteLogging } from '@remcovaes/web-test-runner-vite-p
 import { createServer } from './server/app.ts'
 import { loadConfig } from './server/config.ts'
 import { issueVerificationToken } from './server/lib/verification.ts'
+import { startFakeUpstream } from './tests/fake-upstream.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const VITE_PORT = Number(process.env.WTR_VITE_PORT ?? 5273)
@@ -238,6 +239,79 @@ function withoutRerunOnChange(plugin: any) {
   }
 }
 
+// --- the administrator lists (channels, users, redemption codes) ---------------------------
+// A fake OpenAI-compatible upstream on loopback (the channel test, balances and the server's model
+// fetch) behind a small CORS front, because for a channel not saved yet the browser itself asks
+// `{base_url}/v1/models` with the key. The front refuses the key `sk-bad` and remembers the
+// Authorization header of the last model list a browser asked for.
+const fakeUpstream = await startFakeUpstream({ record: false })
+let browserModelsAuth: string | null = null
+const upstreamFront = createHttpServer(async (req, res) => {
+  res.setHeader('access-control-allow-origin', '*')
+  res.setHeader('access-control-allow-headers', 'authorization, content-type, accept')
+  res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS')
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204)
+    res.end()
+    return
+  }
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+  const auth = String(req.headers.authorization ?? '')
+  if (url.pathname.endsWith('/models') && req.headers.origin) browserModelsAuth = auth
+  if (url.pathname.endsWith('/models') && auth === 'Bearer sk-bad') {
+    res.writeHead(401, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }))
+    return
+  }
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length', 'origin'].includes(k)) headers[k] = v
+  const answer = await fetch(fakeUpstream.url + url.pathname + url.search, {
+    method: req.method,
+    headers,
+    body: chunks.length && req.method !== 'GET' ? Buffer.concat(chunks) : undefined,
+  })
+  res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+  res.end(Buffer.from(await answer.arrayBuffer()))
+})
+await new Promise<void>((resolve) => upstreamFront.listen(0, '127.0.0.1', resolve))
+const upstreamBase = `http://127.0.0.1:${(upstreamFront.address() as AddressInfo).port}`
+
+/** Commands of the administrator list tests (their own plugin: every answer is non-null). */
+const adminFixtures = {
+  name: 'tollgate-admin-fixtures',
+  async executeCommand({ command, payload }: { command: string; payload?: any }) {
+    const db = gateway.ctx.db
+    switch (command) {
+      case 'tg-admin-upstream':
+        return upstreamBase
+      case 'tg-admin-models-auth':
+        // the Authorization header of the last model list a browser asked the upstream for ('' none)
+        return browserModelsAuth ?? ''
+      case 'tg-admin-channel-set': {
+        // measured columns the console only shows (response_time, balance, status …)
+        await db.updateTable('channels').set(payload.set).where('id', '=', Number(payload.id)).execute()
+        gateway.ctx.bus.emit('channels', Number(payload.id))
+        return true
+      }
+      case 'tg-admin-loopback-channels': {
+        // before "test all" and "update all balances": no channel may send the server off the machine
+        await db.updateTable('channels').set({ base_url: upstreamBase }).where('base_url', 'not like', 'http://127.0.0.1:%').execute()
+        gateway.ctx.bus.emit('channels')
+        return true
+      }
+      default:
+        return undefined
+    }
+  },
+  async serverStop() {
+    upstreamFront.closeAllConnections()
+    await new Promise<void>((resolve) => upstreamFront.close(() => resolve()))
+    await fakeUpstream.close()
+  },
+}
+
 // --- the closing line ------------------------------------------------------------------------
 function countSuite(suite: TestSuiteResult | undefined, counts: { passed: number; failed: number }) {
   if (!suite) return
@@ -296,6 +370,7 @@ export default {
   middleware: [apiProxy, statusEndpoint],
   plugins: [
     serverCommands,
+    adminFixtures,
     withoutRerunOnChange(vitePlugin({
       // the plugin proxies to the configured port, so it must not drift
       server: { port: VITE_PORT, strictPort: true, host: '127.0.0.1' },

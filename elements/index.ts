@@ -11,6 +11,7 @@ export { TollgateResetConfirm } from './reset-confirm.ts'
 export { TollgateTokens } from './tokens.ts'
 export { TollgateLogs } from './logs.ts'
 export { TollgateDashboard } from './dashboard.ts'
+export { TollgateChannels } from './channels.ts'
 export { configure, signIn, signOut } from './config.ts'
 export type { TollgateConfig, User, PublicStatus } from './config.ts'
 export type {

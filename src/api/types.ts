@@ -137,3 +137,50 @@ export interface QuotaDataRow {
   count: number
   quota: number
 }
+
+/** A channel as the list and search calls send it (no key); GET /api/channel/{id} adds the key. */
+export interface Channel {
+  id: number
+  name: string
+  type: number
+  key?: string
+  openai_organization: string
+  max_input_tokens: number
+  base_url: string
+  other: string
+  model_mapping: string
+  status_code_mapping: string
+  /** comma-separated on the wire */
+  models: string
+  /** comma-separated on the wire */
+  group: string
+  auto_ban: number | boolean
+  test_model: string
+  status: number
+  /** ms; 0 means untested */
+  response_time: number
+  balance: number
+  used_quota: number
+  priority: number
+  weight: number
+  created_time: number
+  test_time: number
+  balance_updated_time: number
+  other_info?: string
+}
+
+export const CHANNEL_STATUS = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const
+
+export interface Redemption {
+  id: number
+  name: string
+  key: string
+  status: number
+  quota: number
+  created_time: number
+  redeemed_time?: number
+  used_user_id: number
+  user_id?: number
+}
+
+export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const

@@ -17,8 +17,7 @@ function screen<P>(load: () => Promise<Record<string, unknown>>, name: string) {
 }
 
 const TokensScreen = screen(() => import('../tokens/tokens-screen.tsx'), 'TokensScreen')
-const ChannelsScreen = screen(() => import('../channels/channels-screen.tsx'), 'ChannelsScreen')
-const ChannelEditScreen = screen<{ id?: number }>(() => import('../channels/channel-edit-screen.tsx'), 'ChannelEditScreen')
+const ChannelsScreen = screen<{ edit?: number | 'new' | null; routed?: boolean }>(() => import('../channels/channels-screen.tsx'), 'ChannelsScreen')
 const RedemptionsScreen = screen(() => import('../redemptions/redemptions-screen.tsx'), 'RedemptionsScreen')
 const UsersScreen = screen(() => import('../users/users-screen.tsx'), 'UsersScreen')
 const UserEditScreen = screen<{ id?: number }>(() => import('../users/user-edit-screen.tsx'), 'UserEditScreen')
@@ -58,9 +57,10 @@ export const ROUTES: readonly RouteDef[] = [
   { pattern: '/user/reset', title: 'nav.reset', access: 'public', bare: true, render: () => <ResetConfirmScreen /> },
   { pattern: '/oauth/github', title: 'nav.oauth', access: 'public', bare: true, render: (ctx) => <GithubCallbackScreen onLogin={ctx.onLogin} /> },
   { pattern: '/token', title: 'nav.token', access: 'user', render: () => <TokensScreen /> },
-  { pattern: '/channel', title: 'nav.channel', access: 'admin', render: () => <ChannelsScreen /> },
-  { pattern: '/channel/edit/:id', title: 'nav.channelEdit', access: 'admin', render: (ctx) => <ChannelEditScreen id={id(ctx)} /> },
-  { pattern: '/channel/add', title: 'nav.channelAdd', access: 'admin', render: () => <ChannelEditScreen /> },
+  // one screen for the list and its drawer, so opening the drawer keeps the loaded list
+  { pattern: '/channel', title: 'nav.channel', access: 'admin', render: () => <ChannelsScreen routed /> },
+  { pattern: '/channel/edit/:id', title: 'nav.channelEdit', access: 'admin', render: (ctx) => <ChannelsScreen routed edit={id(ctx)} /> },
+  { pattern: '/channel/add', title: 'nav.channelAdd', access: 'admin', render: () => <ChannelsScreen routed edit="new" /> },
   { pattern: '/redemption', title: 'nav.redemption', access: 'admin', render: () => <RedemptionsScreen /> },
   { pattern: '/user', title: 'nav.user', access: 'admin', render: () => <UsersScreen /> },
   { pattern: '/user/edit/:id', title: 'nav.userEdit', access: 'admin', render: (ctx) => <UserEditScreen id={id(ctx)} /> },

@@ -1,0 +1,47 @@
+import { useState, type FormEvent } from 'react'
+import type { ChannelSearch } from '../../api/channels.ts'
+import { useLabels } from './admin-labels.ts'
+
+export const EMPTY_SEARCH: ChannelSearch = { keyword: '', group: '', model: '', status: '' }
+
+export const isEmptySearch = (q: ChannelSearch) => !q.keyword.trim() && !q.group && !q.model.trim() && !q.status
+
+/** Search by keyword (id, name or exact key), group, model and status. */
+export function ChannelSearchForm({ groups, onSearch }: { groups: readonly string[]; onSearch: (q: ChannelSearch) => void }) {
+  const L = useLabels()
+  const [q, setQ] = useState<ChannelSearch>(EMPTY_SEARCH)
+  const set = (key: keyof ChannelSearch) => (e: Event) => {
+    // read now: once the event is over its target (inside our shadow root) is gone
+    const value = (e.target as HTMLInputElement).value ?? ''
+    setQ((prev) => ({ ...prev, [key]: value }))
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault()
+    onSearch(q)
+  }
+
+  return (
+    <form className="tg-admin__search" role="search" onSubmit={submit} data-form="search">
+      <sl-input name="keyword" size="small" clearable placeholder={L('channels.search.keyword')} aria-label={L('channels.search.keyword')} value={q.keyword} onsl-input={set('keyword')}>
+        <sl-icon slot="prefix" name="search"></sl-icon>
+      </sl-input>
+      <sl-select name="group" size="small" clearable hoist placeholder={L('channels.search.group')} aria-label={L('channels.search.group')} value={q.group} onsl-change={set('group')}>
+        {groups.map((g) => (
+          <sl-option key={g} value={g}>
+            {g}
+          </sl-option>
+        ))}
+      </sl-select>
+      <sl-input name="model" size="small" clearable placeholder={L('channels.search.model')} aria-label={L('channels.search.model')} value={q.model} onsl-input={set('model')}></sl-input>
+      <sl-select name="status" size="small" clearable hoist placeholder={L('channels.search.status')} aria-label={L('channels.search.status')} value={q.status} onsl-change={set('status')}>
+        <sl-option value="1">{L('channels.status.enabled')}</sl-option>
+        <sl-option value="2">{L('channels.status.manual')}</sl-option>
+        <sl-option value="3">{L('channels.status.auto')}</sl-option>
+      </sl-select>
+      <sl-button type="submit" size="small" variant="primary" data-action="search">
+        {L('admin.search')}
+      </sl-button>
+    </form>
+  )
+}

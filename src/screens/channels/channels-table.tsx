@@ -1,0 +1,210 @@
+import { useStore } from '@nanostores/react'
+import { useLocale } from '../../i18n/t.ts'
+import type { Channel } from '../../api/types.ts'
+import { $status } from '../../stores/status.ts'
+import { compactNumber, formatQuota } from '../../ui/format.ts'
+import { timeText } from './admin-list.tsx'
+import { PRIORITY_MIN, splitList, WEIGHT_MIN } from './channel-form.ts'
+import { channelStatusKey, channelTypeName, responseTimeColor } from './channel-types.ts'
+import { useLabels } from './admin-labels.ts'
+
+export interface ChannelActions {
+  test: (c: Channel, model?: string) => void
+  toggle: (c: Channel) => void
+  edit: (c: Channel) => void
+  copy: (c: Channel) => void
+  remove: (c: Channel) => void
+  updateBalance: (c: Channel) => void
+  /** a priority or weight typed in the row */
+  setNumber: (c: Channel, field: 'priority' | 'weight', raw: string, input: HTMLInputElement) => void
+}
+
+export interface Selection {
+  selected: ReadonlySet<number>
+  toggle: (id: number, on: boolean) => void
+  toggleAll: (on: boolean) => void
+}
+
+const STATUS_VARIANT: Record<number, string> = { 1: 'success', 2: 'warning', 3: 'danger' }
+
+/** Balance as the list shows it: dollars, abbreviated above 100000. */
+function balanceText(balance: number): string {
+  return balance > 100000 ? `$${compactNumber(Math.round(balance))}` : `$${balance.toFixed(2)}`
+}
+
+/**
+ * The channel table: rows whose status is not 1 are shaded; priority and weight are edited in
+ * place; each row has its test, enable/disable, edit, copy and delete actions. Narrow containers
+ * show each row as a card.
+ */
+export function ChannelsTable({ rows, selection, actions, pending }: { rows: Channel[]; selection: Selection; actions: ChannelActions; pending: ReadonlySet<string> }) {
+  const L = useLabels()
+  const locale = useLocale()
+  const status = useStore($status)
+  const all = rows.length > 0 && rows.every((r) => selection.selected.has(r.id))
+  const some = !all && rows.some((r) => selection.selected.has(r.id))
+  return (
+    <div className="tg-admin__table-wrap">
+      <table className="tg-admin__table" part="table" data-table="channels">
+        <thead>
+          <tr>
+            <th className="tg-admin__check">
+              <sl-checkbox
+                checked={all}
+                indeterminate={some}
+                data-action="select-all"
+                aria-label={L('admin.selectAll')}
+                onsl-change={(e: Event) => selection.toggleAll((e.target as HTMLInputElement).checked)}
+              ></sl-checkbox>
+            </th>
+            <th>ID</th>
+            <th>{L('channels.col.name')}</th>
+            <th>{L('channels.col.type')}</th>
+            <th>{L('channels.col.status')}</th>
+            <th>{L('channels.col.responseTime')}</th>
+            <th>{L('channels.col.balance')}</th>
+            <th>{L('channels.col.priority')}</th>
+            <th>{L('channels.col.weight')}</th>
+            <th>{L('admin.actions')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((c) => {
+            const color = responseTimeColor(c.response_time)
+            const models = splitList(c.models ?? '')
+            const enabled = c.status === 1
+            return (
+              <tr key={c.id} data-id={c.id} data-status={c.status} data-shaded={String(!enabled)} className={enabled ? undefined : 'tg-admin__row--shaded'}>
+                <td className="tg-admin__check">
+                  <sl-checkbox
+                    checked={selection.selected.has(c.id)}
+                    data-action="select"
+                    aria-label={L('admin.selectRow', { name: c.name })}
+                    onsl-change={(e: Event) => selection.toggle(c.id, (e.target as HTMLInputElement).checked)}
+                  ></sl-checkbox>
+                </td>
+                <td data-label="ID">{c.id}</td>
+                <td data-label={L('channels.col.name')}>
+                  <div>
+                    <span className="tg-admin__strong" data-cell="name">
+                      {c.name}
+                    </span>
+                    <span className="tg-admin__tags" aria-label={L('channels.col.groups')}>
+                      {splitList(c.group ?? '').map((g) => (
+                        <sl-tag key={g} size="small" variant="neutral">
+                          {g}
+                        </sl-tag>
+                      ))}
+                    </span>
+                  </div>
+                </td>
+                <td data-label={L('channels.col.type')} data-cell="type">
+                  {channelTypeName(L, c.type)}
+                </td>
+                <td data-label={L('channels.col.status')}>
+                  <sl-tag size="small" variant={STATUS_VARIANT[c.status] ?? 'neutral'} data-cell="status">
+                    {L(channelStatusKey(c.status))}
+                  </sl-tag>
+                </td>
+                <td data-label={L('channels.col.responseTime')}>
+                  <span className="tg-rt" data-color={color} data-cell="response-time" title={c.test_time ? L('channels.testedAt', { time: timeText(c.test_time, locale) }) : undefined}>
+                    {color === 'untested' ? L('channels.untested') : `${(c.response_time / 1000).toFixed(2)} s`}
+                  </span>
+                </td>
+                <td data-label={L('channels.col.balance')}>
+                  <div>
+                    <sl-button
+                      size="small"
+                      variant="text"
+                      data-action="balance"
+                      data-cell="balance"
+                      loading={pending.has(`${c.id}:balance`)}
+                      title={L('channels.balanceUpdate', { time: timeText(c.balance_updated_time, locale) })}
+                      onClick={() => actions.updateBalance(c)}
+                    >
+                      {balanceText(c.balance ?? 0)}
+                    </sl-button>
+                    <span className="tg-admin__sub" title={L('channels.col.usedQuota')}>
+                      {L('channels.used', { quota: formatQuota(c.used_quota ?? 0, status) })}
+                    </span>
+                  </div>
+                </td>
+                <td data-label={L('channels.col.priority')}>
+                  <sl-input
+                    key={`p${c.priority}`}
+                    className="tg-admin__number"
+                    size="small"
+                    type="number"
+                    name="priority"
+                    min={PRIORITY_MIN}
+                    step="1"
+                    value={String(c.priority ?? 0)}
+                    aria-label={L('channels.col.priority')}
+                    onsl-change={(e: Event) => actions.setNumber(c, 'priority', (e.target as HTMLInputElement).value, e.target as HTMLInputElement)}
+                  ></sl-input>
+                </td>
+                <td data-label={L('channels.col.weight')}>
+                  <sl-input
+                    key={`w${c.weight}`}
+                    className="tg-admin__number"
+                    size="small"
+                    type="number"
+                    name="weight"
+                    min={WEIGHT_MIN}
+                    step="1"
+                    value={String(c.weight ?? 0)}
+                    aria-label={L('channels.col.weight')}
+                    onsl-change={(e: Event) => actions.setNumber(c, 'weight', (e.target as HTMLInputElement).value, e.target as HTMLInputElement)}
+                  ></sl-input>
+                </td>
+                <td data-label={L('admin.actions')}>
+                  <div className="tg-admin__actions">
+                    <span className="tg-admin__split">
+                      <sl-button size="small" data-action="test" loading={pending.has(`${c.id}:test`)} onClick={() => actions.test(c)}>
+                        {L('channels.test')}
+                      </sl-button>
+                      {models.length > 1 && (
+                        <sl-dropdown hoist>
+                          <sl-button slot="trigger" size="small" caret data-action="test-model" aria-label={L('channels.testModel', { name: c.name })}></sl-button>
+                          <sl-menu onsl-select={(e: CustomEvent<{ item: { value: string } }>) => actions.test(c, e.detail.item.value)}>
+                            {models.map((m) => (
+                              <sl-menu-item key={m} value={m}>
+                                {m}
+                              </sl-menu-item>
+                            ))}
+                          </sl-menu>
+                        </sl-dropdown>
+                      )}
+                    </span>
+                    <sl-button size="small" data-action={enabled ? 'disable' : 'enable'} variant={enabled ? 'default' : 'success'} outline={!enabled} onClick={() => actions.toggle(c)}>
+                      {enabled ? L('admin.disable') : L('admin.enable')}
+                    </sl-button>
+                    <sl-button size="small" data-action="edit" onClick={() => actions.edit(c)}>
+                      {L('admin.edit')}
+                    </sl-button>
+                    <sl-dropdown hoist>
+                      <sl-icon-button slot="trigger" name="three-dots-vertical" data-action="more" label={L('admin.more', { name: c.name })}></sl-icon-button>
+                      <sl-menu
+                        onsl-select={(e: CustomEvent<{ item: { value: string } }>) => {
+                          if (e.detail.item.value === 'copy') actions.copy(c)
+                          if (e.detail.item.value === 'delete') actions.remove(c)
+                        }}
+                      >
+                        <sl-menu-item value="copy" data-action="copy">
+                          {L('channels.copy')}
+                        </sl-menu-item>
+                        <sl-menu-item value="delete" data-action="delete" className="tg-admin__danger-item">
+                          {L('admin.delete')}
+                        </sl-menu-item>
+                      </sl-menu>
+                    </sl-dropdown>
+                  </div>
+                </td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}
