@@ -1,6 +1,6 @@
 import type { RelayEngine } from './engine.ts'
 import { CHANNEL_STATUS, channelFromRow, type ChannelState } from './state.ts'
-import { priceContent, quotaOf } from './pricing.ts'
+import { priceContent, priceOther, quotaOf } from './pricing.ts'
 import { splitBase } from './upstream.ts'
 import { channelTypeName } from './adapters/index.ts'
 
@@ -60,13 +60,7 @@ export async function testChannel(engine: RelayEngine, ch: ChannelState, tester:
       use_time: Math.floor(r.seconds),
       is_stream: 0,
       channel: ch.id,
-      other: JSON.stringify({
-        model_ratio: price.modelRatio,
-        model_price: price.modelPrice,
-        completion_ratio: price.completionRatio,
-        group_ratio: price.groupRatio,
-        admin_info: { use_channel: [ch.id] },
-      }),
+      other: priceOther(price, [ch.id]),
     })
   }
   return { success: true, message: '', time: r.seconds }

@@ -1,11 +1,13 @@
 import type { Context } from 'hono'
 import { getConnInfo } from '@hono/node-server/conninfo'
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
+import { ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { AppContext } from '../context.ts'
 import type { Env } from '../http.ts'
 import { RelayError, anthropicErrorResponse, errorResponse, parseUpstreamError, type UpstreamError } from './errors.ts'
 import { Ledger, type LogRow, type Reservation } from './ledger.ts'
-import { Pricing, priceContent, quotaOf, type Price, type Usage } from './pricing.ts'
+import { Pricing, priceContent, priceOther, quotaOf, type Price, type Usage } from './pricing.ts'
 import { RelayState, TOKEN_STATUS, type ChannelState, type TokenState, type UserState } from './state.ts'
 import { Tokenizer } from './tokenizer.ts'
 import { Upstream, type UpstreamCall, type UpstreamResponse } from './upstream.ts'
@@ -38,6 +40,41 @@ const MODE_LABEL: Record<Mode, string> = {
   transcriptions: 'transcriptions',
   translations: 'translations',
   messages: 'the Anthropic messages API',
+}
+
+/** Everything a successful upstream answer needs to be delivered and charged. */
+interface Delivery {
+  caller: Caller
+  call: RelayCall
+  price: Price
+  hold: Reservation
+  ch: ChannelState
+  adapter: Adapter
+  tried: number[]
+  t0: number
+  upstreamModel: string
+  requestId: string
+  /** the Node response when running under @hono/node-server */
+  outgoing: ServerResponse | undefined
+}
+
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+  'access-control-allow-origin': '*',
+}
+
+/**
+ * node-server's "already sent" answer, usable only if it is a plain web Response (it is created
+ * when the module loads, before serve() swaps in node-server's own Response class).
+ */
+const ALREADY_SENT = Object.getOwnPropertySymbols(RESPONSE_ALREADY_SENT).length === 0 ? RESPONSE_ALREADY_SENT : null
+
+function nodeResponse(c: Context<Env>): ServerResponse | undefined {
+  if (!ALREADY_SENT) return undefined
+  const env = c.env as { outgoing?: unknown } | undefined
+  return env?.outgoing instanceof ServerResponse ? env.outgoing : undefined
 }
 
 export interface Caller {
@@ -432,8 +469,8 @@ export class RelayEngine {
           break
         }
         handedOver = true
-        const ctxInfo = { caller, call, price, hold, ch, adapter, tried, t0, upstreamModel }
-        return call.stream ? this.deliverStream(ctxInfo, res) : await this.deliver(ctxInfo, res)
+        const info: Delivery = { caller, call, price, hold, ch, adapter, tried, t0, upstreamModel, requestId: c.get('requestId'), outgoing: nodeResponse(c) }
+        return call.stream ? this.deliverStream(info, res) : await this.deliver(info, res)
       }
       if (!last) last = new RelayError(503, `no channel available for the model ${call.model} in the group ${group}`, 'model_not_found')
       if (last.status === 429) last = new RelayError(429, 'the upstream channels of this group are saturated, please try again later', last.code, last.type)
@@ -535,7 +572,7 @@ export class RelayEngine {
   }
 
   private charge(
-    info: { caller: Caller; call: RelayCall; price: Price; hold: Reservation; ch: ChannelState; tried: number[]; t0: number; upstreamModel: string },
+    info: Delivery,
     usage: Usage,
     opts: { frt?: number; note?: string } = {},
   ): void {
@@ -549,18 +586,9 @@ export class RelayEngine {
     }
     if (opts.note) content += ` (${opts.note})`
     const now = nowSec()
-    const other: Record<string, unknown> = {
-      model_ratio: price.modelRatio,
-      model_price: price.modelPrice,
-      completion_ratio: price.completionRatio,
-      group_ratio: price.groupRatio,
-      admin_info: { use_channel: tried },
-    }
-    if (opts.frt !== undefined) other.frt = opts.frt
-    if (upstreamModel !== call.model) {
-      other.is_model_mapped = true
-      other.upstream_model_name = upstreamModel
-    }
+    let extra: Record<string, string | number | boolean> | undefined
+    if (opts.frt !== undefined) extra = { frt: opts.frt }
+    if (upstreamModel !== call.model) extra = { ...extra, is_model_mapped: true, upstream_model_name: upstreamModel }
     const log: LogRow = {
       user_id: caller.user.id,
       created_at: now,
@@ -576,15 +604,12 @@ export class RelayEngine {
       use_time: Math.floor((performance.now() - t0) / 1000),
       is_stream: call.stream ? 1 : 0,
       channel: ch.id,
-      other: JSON.stringify(other),
+      other: priceOther(price, tried, extra),
     }
     this.ledger.settle(hold, quota, ch.id, log, now)
   }
 
-  private async deliver(
-    info: { caller: Caller; call: RelayCall; price: Price; hold: Reservation; ch: ChannelState; adapter: Adapter; tried: number[]; t0: number; upstreamModel: string },
-    res: UpstreamResponse,
-  ): Promise<Response> {
+  private async deliver(info: Delivery, res: UpstreamResponse): Promise<Response> {
     const { call, adapter } = info
     let out: { body: Buffer | string; usage: Usage | null; contentType: string }
     let answer: Buffer
@@ -608,13 +633,23 @@ export class RelayEngine {
         .finally(() => this.inflight--)
       this.track(p)
     }
+    const node = info.outgoing
+    if (node && !node.headersSent && !node.destroyed) {
+      // straight onto the socket: one write with the headers
+      const length = typeof out.body === 'string' ? Buffer.byteLength(out.body) : out.body.length
+      node.writeHead(200, { 'content-type': out.contentType, 'content-length': length, 'access-control-allow-origin': '*', 'x-request-id': info.requestId })
+      node.end(out.body)
+      return ALREADY_SENT!
+    }
     return new Response(out.body as unknown as BodyInit, { status: 200, headers: { 'content-type': out.contentType, 'access-control-allow-origin': '*' } })
   }
 
-  private deliverStream(
-    info: { caller: Caller; call: RelayCall; price: Price; hold: Reservation; ch: ChannelState; adapter: Adapter; tried: number[]; t0: number; upstreamModel: string },
-    res: UpstreamResponse,
-  ): Response {
+  /**
+   * Streams the upstream's events to the client as they arrive: straight onto the Node response
+   * when running under @hono/node-server (headers go out with the first bytes), else as a web
+   * ReadableStream. Settles when the upstream ends, breaks off, or the client goes away.
+   */
+  private deliverStream(info: Delivery, res: UpstreamResponse): Response {
     const { call, adapter } = info
     const body = res.body as unknown as Readable
     const framer = new SseFramer()
@@ -622,13 +657,17 @@ export class RelayEngine {
     let frt: number | undefined
     let done = false
     let clientGone = false
-    let controller!: ReadableStreamDefaultController<Uint8Array>
+    let sink: { write(b: Buffer | string): void; end(b: Buffer | string | null): void }
+
+    const track = (p: Promise<void>) => {
+      this.track(p)
+      return p
+    }
 
     const send = (out: Buffer | string | null) => {
       if (!out || clientGone) return
       if (frt === undefined) frt = Math.round(performance.now() - info.t0)
-      controller.enqueue(typeof out === 'string' ? Buffer.from(out) : out)
-      if ((controller.desiredSize ?? 1) <= 0) body.pause()
+      sink.write(out)
     }
 
     const finish = async (failed: Error | null) => {
@@ -645,9 +684,7 @@ export class RelayEngine {
         closed = true
         try {
           // a broken upstream ends the stream as OpenAI does: an error event the SDKs raise
-          if (failed) send(errorEvent(`the upstream stream broke off: ${failed.message}`))
-          else send(translator.end(u))
-          controller.close()
+          sink.end(failed ? errorEvent(`the upstream stream broke off: ${failed.message}`) : translator.end(u))
         } catch {
           /* the client is gone */
         }
@@ -667,39 +704,63 @@ export class RelayEngine {
       const seg = framer.push(chunk)
       if (seg) send(translator.segment(seg))
     }
+    const listen = () => {
+      body.on('data', onData)
+      body.once('end', () => void track(finish(null)))
+      body.once('error', (err: Error) => void track(finish(clientGone ? null : err)))
+    }
+    const goneNow = () => {
+      if (clientGone || done) return
+      clientGone = true
+      body.destroy()
+      void track(finish(null))
+    }
 
+    const node = info.outgoing
+    if (node && !node.headersSent && !node.destroyed) {
+      node.writeHead(200, { ...STREAM_HEADERS, 'x-request-id': info.requestId })
+      sink = {
+        write(b) {
+          if (!node.write(b)) body.pause()
+        },
+        end(b) {
+          if (b) node.end(b)
+          else node.end()
+        },
+      }
+      node.on('drain', () => body.resume())
+      node.once('close', () => {
+        if (!node.writableFinished) goneNow()
+      })
+      listen()
+      return ALREADY_SENT!
+    }
+
+    let controller!: ReadableStreamDefaultController<Uint8Array>
+    sink = {
+      write(b) {
+        controller.enqueue(typeof b === 'string' ? Buffer.from(b) : b)
+        if ((controller.desiredSize ?? 1) <= 0) body.pause()
+      },
+      end(b) {
+        if (b) controller.enqueue(typeof b === 'string' ? Buffer.from(b) : b)
+        controller.close()
+      },
+    }
     const stream = new ReadableStream<Uint8Array>(
       {
         start(c) {
           controller = c
-          body.on('data', onData)
-          body.once('end', () => void track(finish(null)))
-          body.once('error', (err: Error) => void track(finish(clientGone ? null : err)))
+          listen()
         },
         pull() {
           if (body.isPaused()) body.resume()
         },
-        cancel() {
-          clientGone = true
-          body.destroy()
-          void track(finish(null))
-        },
+        cancel: goneNow,
       },
       { highWaterMark: 64 },
     )
-    const track = (p: Promise<void>) => {
-      this.track(p)
-      return p
-    }
-    return new Response(stream, {
-      status: 200,
-      headers: {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        'x-accel-buffering': 'no',
-        'access-control-allow-origin': '*',
-      },
-    })
+    return new Response(stream, { status: 200, headers: STREAM_HEADERS })
   }
 
   // ---- channel test (used by /api/channel/test) -------------------------------------------------

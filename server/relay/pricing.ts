@@ -47,12 +47,13 @@ export class Pricing {
   constructor(options: OptionStore) {
     this.options = options
     options.onChange((key) => {
-      if (key === 'ModelRatio' || key === 'CompletionRatio' || key === 'ModelPrice' || key === 'GroupRatio') this.cache.clear()
+      if (key === 'ModelRatio' || key === 'CompletionRatio' || key === 'ModelPrice' || key === 'GroupRatio') this.clear()
     })
   }
 
   clear(): void {
     this.cache.clear()
+    this.prices.clear()
   }
 
   private table(key: string): Record<string, unknown> {
@@ -96,9 +97,18 @@ export class Pricing {
     return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 1
   }
 
+  private prices = new Map<string, Price>()
+
+  /** The prices of (model, group), the same object until the options change. */
   price(model: string, group: string): Price {
+    const k = `${group}\u0000${model}`
+    let p = this.prices.get(k)
+    if (p) return p
     const m = this.model(model)
-    return { modelRatio: m.modelRatio, completionRatio: m.completionRatio, modelPrice: m.modelPrice, groupRatio: this.groupRatio(group) }
+    p = { modelRatio: m.modelRatio, completionRatio: m.completionRatio, modelPrice: m.modelPrice, groupRatio: this.groupRatio(group) }
+    if (this.prices.size > 10_000) this.prices.clear()
+    this.prices.set(k, p)
+    return p
   }
 }
 
@@ -116,8 +126,34 @@ export function quotaOf(p: Price, usage: Usage, quotaPerUnit: number): number {
   return ratio !== 0 && q <= 0 ? 1 : q
 }
 
+const texts = new WeakMap<Price, { content: string; other: string }>()
+
+function textsOf(p: Price): { content: string; other: string } {
+  let t = texts.get(p)
+  if (!t) {
+    t = {
+      content:
+        p.modelPrice >= 0
+          ? `model price ${p.modelPrice}, group ratio ${p.groupRatio}`
+          : `model ratio ${p.modelRatio}, completion ratio ${p.completionRatio}, group ratio ${p.groupRatio}`,
+      other: JSON.stringify({ model_ratio: p.modelRatio, model_price: p.modelPrice, completion_ratio: p.completionRatio, group_ratio: p.groupRatio }).slice(0, -1),
+    }
+    texts.set(p, t)
+  }
+  return t
+}
+
 /** The log's content line. */
 export function priceContent(p: Price): string {
-  if (p.modelPrice >= 0) return `model price ${p.modelPrice}, group ratio ${p.groupRatio}`
-  return `model ratio ${p.modelRatio}, completion ratio ${p.completionRatio}, group ratio ${p.groupRatio}`
+  return textsOf(p).content
+}
+
+/**
+ * The log's `other` JSON: the prices, then admin_info.use_channel and any extra fields
+ * (numbers, booleans, strings), built from a cached prefix.
+ */
+export function priceOther(p: Price, useChannel: readonly number[], extra?: Record<string, string | number | boolean>): string {
+  let s = `${textsOf(p).other},"admin_info":{"use_channel":[${useChannel.join(',')}]}`
+  if (extra) for (const k in extra) s += `,${JSON.stringify(k)}:${JSON.stringify(extra[k])}`
+  return s + '}'
 }

@@ -45,8 +45,15 @@ export class Upstream {
   }
 }
 
-/** Splits a base URL into the origin undici wants and the path prefix to keep. */
+const bases = new Map<string, { origin: string; prefix: string }>()
+
+/** Splits a base URL into the origin undici wants and the path prefix to keep (memoised). */
 export function splitBase(base: string): { origin: string; prefix: string } {
+  let b = bases.get(base)
+  if (b) return b
   const u = new URL(base)
-  return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, '') }
+  b = { origin: u.origin, prefix: u.pathname.replace(/\/+$/, '') }
+  if (bases.size > 10_000) bases.clear()
+  bases.set(base, b)
+  return b
 }

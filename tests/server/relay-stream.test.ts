@@ -41,6 +41,25 @@ for (const dialect of dialects) {
       assert.equal(Number((await logOf(id)).completion_tokens), 3)
     })
 
+    it('answers over the socket directly with the request id, sized or streamed', async () => {
+      await f.channel({ key: 'direct', models: 'gpt-4o-mini-2024-07-18' })
+      const ask = (stream: boolean) =>
+        fetch(`${f.base}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json', 'x-request-id': 'req-42' },
+          body: JSON.stringify({ model: 'gpt-4o-mini-2024-07-18', messages: [{ role: 'user', content: 'hi' }], stream }),
+        })
+      const plain = await ask(false)
+      const text = await plain.text()
+      assert.equal(plain.headers.get('x-request-id'), 'req-42')
+      assert.equal(plain.headers.get('content-length'), String(Buffer.byteLength(text)))
+      assert.equal(plain.headers.get('content-type'), 'application/json')
+      const streamed = await ask(true)
+      assert.equal(streamed.headers.get('x-request-id'), 'req-42')
+      assert.equal(streamed.headers.get('content-type'), 'text/event-stream; charset=utf-8')
+      assert.match(await streamed.text(), /data: \[DONE\]\n\n$/)
+    })
+
     it('charges a client that disconnects mid-stream for what was produced and aborts the upstream', async () => {
       f.fake.scenario('slow', { usage: true, text: words, chunks: 20, chunkDelayMs: 25 })
       const id = await f.channel({ key: 'slow', models: 'gpt-4-0613' })
