@@ -145,6 +145,9 @@ function applyUser(target: UserState | undefined, r: UserRow): UserState {
   return u
 }
 
+const PAGE = 2000
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 const USER_COLUMNS = ['id', 'username', 'role', 'status', 'group', 'quota', 'used_quota', 'request_count', 'deleted_at'] as const
 
 /**
@@ -168,13 +171,22 @@ export class RelayState {
     this.ctx = ctx
   }
 
+  /**
+   * Every user, a page at a time with a turn of the event loop between pages: node:sqlite is
+   * synchronous, and one read of a large table would stall every request in flight.
+   */
   async loadUsers(): Promise<void> {
-    const rows = await this.ctx.db.selectFrom('users').select(USER_COLUMNS).execute()
     const seen = new Set<number>()
-    for (const r of rows) {
-      const id = Number(r.id)
-      seen.add(id)
-      this.users.set(id, applyUser(this.users.get(id), r))
+    for (let after = 0; ; ) {
+      const rows = await this.ctx.db.selectFrom('users').select(USER_COLUMNS).where('id', '>', after).orderBy('id').limit(PAGE).execute()
+      for (const r of rows) {
+        const id = Number(r.id)
+        seen.add(id)
+        this.users.set(id, applyUser(this.users.get(id), r))
+      }
+      if (rows.length < PAGE) break
+      after = Number(rows[rows.length - 1].id)
+      await yieldTurn()
     }
     for (const id of this.users.keys()) if (!seen.has(id)) this.users.delete(id)
   }
@@ -209,12 +221,17 @@ export class RelayState {
   }
 
   async loadTokens(): Promise<void> {
-    const rows = await this.ctx.db.selectFrom('tokens').selectAll().execute()
     const seen = new Set<number>()
-    for (const r of rows) {
-      const t = tokenFromRow(r)
-      seen.add(t.id)
-      this.putToken(t)
+    for (let after = 0; ; ) {
+      const rows = await this.ctx.db.selectFrom('tokens').selectAll().where('id', '>', after).orderBy('id').limit(PAGE).execute()
+      for (const r of rows) {
+        const t = tokenFromRow(r)
+        seen.add(t.id)
+        this.putToken(t)
+      }
+      if (rows.length < PAGE) break
+      after = Number(rows[rows.length - 1].id)
+      await yieldTurn()
     }
     for (const id of [...this.tokensById.keys()]) if (!seen.has(id)) this.dropToken(id)
   }

@@ -241,6 +241,22 @@ for (const dialect of dialects) {
       assert.match(((await emb.json()) as any).error.message, /embeddings is not supported for this channel type \(Anthropic Claude\)/)
     })
 
+    it('resyncs thousands of tokens page by page, dropping deleted ones', async () => {
+      const owner = await f.user({ quota: 1e9 })
+      const rows = Array.from({ length: 4500 }, (_, i) => ({ user_id: owner, key: `bulk${String(i).padStart(6, '0')}`, name: `bulk ${i}`, remain_quota: 1000, group: '' }))
+      for (let i = 0; i < rows.length; i += 500) await f.s.ctx.db.insertInto('tokens').values(rows.slice(i, i + 500)).execute()
+      await f.s.ctx.db.deleteFrom('tokens').where('key', '=', 'bulk002000').execute()
+      await f.refresh()
+      assert.ok(f.engine.state.tokensByKey.has('bulk000000'))
+      assert.ok(f.engine.state.tokensByKey.has('bulk001999'))
+      assert.ok(f.engine.state.tokensByKey.has('bulk002001'))
+      assert.ok(f.engine.state.tokensByKey.has('bulk004499'))
+      assert.ok(!f.engine.state.tokensByKey.has('bulk002000'))
+      await f.s.ctx.db.deleteFrom('tokens').where('key', 'like', 'bulk%').execute()
+      await f.refresh()
+      assert.ok(!f.engine.state.tokensByKey.has('bulk004499'))
+    })
+
     it('follows channel changes announced on the bus', async () => {
       const model = fresh()
       const id = await f.channel({ key: 'bus-ch', models: model })
