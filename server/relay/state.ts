@@ -202,15 +202,22 @@ export class RelayState {
     return u
   }
 
-  private putToken(t: TokenState): void {
+  /**
+   * Updates the cached token in place: requests in flight hold a reference to it, and their
+   * holds must come off the same object the next request checks.
+   */
+  private putToken(t: TokenState): TokenState {
     const old = this.tokensById.get(t.id)
+    let kept = t
     if (old) {
+      if (old.key !== t.key && this.tokensByKey.get(old.key) === old) this.tokensByKey.delete(old.key)
       t.reserved = old.reserved
-      if (old.key !== t.key) this.tokensByKey.delete(old.key)
+      kept = Object.assign(old, t)
     }
-    this.tokensById.set(t.id, t)
-    this.tokensByKey.set(t.key, t)
-    this.missing.delete(t.key)
+    this.tokensById.set(kept.id, kept)
+    this.tokensByKey.set(kept.key, kept)
+    this.missing.delete(kept.key)
+    return kept
   }
 
   private dropToken(id: number): void {
@@ -242,9 +249,7 @@ export class RelayState {
       this.dropToken(id)
       return undefined
     }
-    const t = tokenFromRow(r)
-    this.putToken(t)
-    return t
+    return this.putToken(tokenFromRow(r))
   }
 
   /**
@@ -261,8 +266,8 @@ export class RelayState {
       this.missing.set(key, now + 5000)
       return undefined
     }
-    const t = tokenFromRow(r)
-    this.putToken(t)
+    const t = this.putToken(tokenFromRow(r))
+    // a user this instance has not seen has no unwritten deltas, so a plain read is safe here
     if (!this.users.has(t.userId)) await this.loadUser(t.userId)
     return t
   }

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { sql } from 'kysely'
 import { dialects } from './helpers.ts'
-import { relayFixture, ledgerOf, type RelayFixture } from './relay-helpers.ts'
+import { relayFixture, ledgerOf, waitFor, type RelayFixture } from './relay-helpers.ts'
 
 interface Outcome {
   status: number
@@ -110,6 +110,23 @@ for (const dialect of dialects) {
       // and the relay's own view agrees with the database
       const u = f.engine.state.users.get(userId)!
       assert.equal(f.engine.ledger.userQuota(u), l.user.quota)
+    })
+
+    it('keeps holds right when the token is reloaded while requests are in flight', async () => {
+      const userId = await f.user({ quota: 1_000_000 })
+      const token = await f.token(userId, { remain: 200_000 })
+      const burst = Promise.all(Array.from({ length: 40 }, (_, i) => mixed(f, token.key, i % 3)))
+      // reload while holds are taken (answers come after 30 ms)
+      await waitFor(() => f.engine.state.tokensById.get(token.id)!.reserved > 0, 'holds')
+      await f.engine.ledger.reloadToken(token.id)
+      await f.engine.ledger.reloadUser(userId)
+      await burst
+      await f.idle()
+      assert.equal(f.engine.state.tokensById.get(token.id)!.reserved, 0)
+      assert.equal(f.engine.state.users.get(userId)!.reserved, 0)
+      const l = await ledgerOf(f, userId, token.id)
+      assert.equal(l.token.remain, 200_000 - l.token.used)
+      assert.equal(f.engine.ledger.tokenRemain(f.engine.state.tokensById.get(token.id)!), l.token.remain)
     })
 
     it('returns the hold when the upstream fails, charging nothing', async () => {
