@@ -149,8 +149,10 @@ const serverCommands = {
         return true
       // logs, settings and task-list tests: rows written straight into the real database
       case 'tg-h3-user': {
-        // sets columns of a user (role, quota, invite earnings, bindings) by username
-        await gateway.ctx.db.updateTable('users').set(payload.set).where('username', '=', payload.username).execute()
+        // sets columns of a user (role, quota, invite earnings, bindings) by username, or of the
+        // users matching `where` (one column = value)
+        const [column, value] = payload.where ? Object.entries(payload.where)[0]! : ['username', payload.username]
+        await gateway.ctx.db.updateTable('users').set(payload.set).where(column as 'username', '=', value as string).execute()
         gateway.ctx.bus.emit('users')
         return true
       }

@@ -12,6 +12,7 @@ export { TollgateTokens } from './tokens.ts'
 export { TollgateLogs } from './logs.ts'
 export { TollgateDashboard } from './dashboard.ts'
 export { TollgateChannels } from './channels.ts'
+export { TollgateSettings } from './settings.ts'
 export { configure, signIn, signOut } from './config.ts'
 export type { TollgateConfig, User, PublicStatus } from './config.ts'
 export type {

@@ -17,7 +17,7 @@ const LIB = 'dist/lib'
  * 140 kB of each; the console adds its shell and DOMPurify) plus about 3 %.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 230_000,
+  'tollgate.js': 239_500,
   'tollgate-config.js': 20_700,
   'tollgate-console.js': 189_900,
   'tollgate-login.js': 165_300,
@@ -28,6 +28,7 @@ const BUDGETS: Record<string, number> = {
   'tollgate-tokens.js': 171_500,
   'tollgate-dashboard.js': 169_300,
   'tollgate-channels.js': 179_300,
+  'tollgate-settings.js': 178_500,
 }
 
 /** Static import and re-export specifiers of an ES module (dynamic import() is left out). */

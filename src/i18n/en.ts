@@ -366,6 +366,21 @@ export const en = {
   'channels.error.keyFirst': 'please fill in the key first',
   'channels.error.copyFailed': 'channel copy failed',
   'channels.error.selectFirst': 'select channels to delete first',
+
+  'settings.invite.transferMin': 'the transfer amount is at least {x}',
+  'settings.invite.transferred': 'transferred to your balance',
+  'settings.bind.bound': 'bound',
+  'settings.bind.codeSent': 'verification code sent, check your inbox',
+  'settings.bind.emailMissing': 'please enter the e-mail address',
+  'settings.bind.emailCodeMissing': 'please enter the e-mail address and the verification code',
+  'settings.bind.wechatMissing': 'please enter the verification code',
+  'settings.token.copied': 'token reset and copied',
+  'settings.password.missing': 'please enter the new password',
+  'settings.password.mismatch': 'the two passwords differ',
+  'settings.password.tooShort': 'password length must not be under 8',
+  'settings.password.changed': 'password changed',
+  'settings.delete.mismatch': 'please enter your account name to confirm deletion',
+  'settings.delete.done': 'account deleted',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react'
+import { useStore } from '@nanostores/react'
+import type { MessageKey } from '../../i18n/t.ts'
+import { useSettingsLabels, type SettingsLabel } from './personal-labels.ts'
+import * as selfApi from '../../api/self.ts'
+import { ROLE, type User } from '../../api/types.ts'
+import { $status } from '../../stores/status.ts'
+import { formatQuota } from '../../ui/format.ts'
+import { LoadState, type Load } from '../../ui/load-state.tsx'
+
+/** The role's name: 1 user, 10 administrator, 100 super administrator. */
+export function roleKey(role: number): SettingsLabel | MessageKey {
+  if (role >= ROLE.root) return 'role.root'
+  if (role >= ROLE.admin) return 'role.admin'
+  return 'role.user'
+}
+
+const ROLE_VARIANT = (role: number) => (role >= ROLE.root ? 'danger' : role >= ROLE.admin ? 'warning' : 'primary')
+
+/** Name, role badge, id, group, balance, used quota, request count and the models (click to copy). */
+export function ProfileCard({ user, onCopy }: { user: User; onCopy: (text: string) => void }) {
+  const t = useSettingsLabels()
+  const status = useStore($status)
+  const [models, setModels] = useState<Load<string[]>>({ state: 'loading' })
+  const [attempt, setAttempt] = useState(0)
+
+  useEffect(() => {
+    let live = true
+    setModels({ state: 'loading' })
+    selfApi
+      .models()
+      .then((data) => live && setModels({ state: 'ready', data }))
+      .catch((error: Error) => live && setModels({ state: 'error', error }))
+    return () => {
+      live = false
+    }
+  }, [attempt, user.id, user.group])
+
+  return (
+    <section className="tg-settings-card tg-profile" aria-labelledby="tg-profile-title" data-card="profile">
+      <header className="tg-profile__head">
+        <sl-avatar initials={(user.display_name || user.username).slice(0, 1).toUpperCase()} label={user.username}></sl-avatar>
+        <div className="tg-profile__name">
+          <h2 id="tg-profile-title">{user.display_name || user.username}</h2>
+          <div className="tg-profile__meta">
+            <sl-tag size="small" variant={ROLE_VARIANT(user.role)} pill data-role={user.role}>
+              {t(roleKey(user.role))}
+            </sl-tag>
+            <span className="tg-muted">@{user.username}</span>
+          </div>
+        </div>
+      </header>
+      <dl className="tg-stats">
+        <div>
+          <dt>{t('settings.profile.id')}</dt>
+          <dd data-fact="id">{user.id}</dd>
+        </div>
+        <div>
+          <dt>{t('settings.profile.group')}</dt>
+          <dd data-fact="group">{user.group}</dd>
+        </div>
+        <div>
+          <dt>{t('settings.profile.balance')}</dt>
+          <dd data-fact="quota">{formatQuota(user.quota, status)}</dd>
+        </div>
+        <div>
+          <dt>{t('settings.profile.used')}</dt>
+          <dd data-fact="used">{formatQuota(user.used_quota, status)}</dd>
+        </div>
+        <div>
+          <dt>{t('settings.profile.requests')}</dt>
+          <dd data-fact="requests">{user.request_count}</dd>
+        </div>
+      </dl>
+      <h3 className="tg-settings-card__sub">{t('settings.profile.models')}</h3>
+      <LoadState
+        load={models}
+        onRetry={() => setAttempt((n) => n + 1)}
+        skeletonRows={2}
+        isEmpty={(list) => list.length === 0}
+        empty={<p className="tg-muted tg-small">{t('settings.profile.noModels')}</p>}
+      >
+        {(list) => (
+          <div className="tg-models" data-models="">
+            {list.map((model) => (
+              <button type="button" key={model} className="tg-chip" title={t('settings.profile.copyModel')} onClick={() => onCopy(model)}>
+                {model}
+              </button>
+            ))}
+          </div>
+        )}
+      </LoadState>
+    </section>
+  )
+}

@@ -1,0 +1,183 @@
+import { useState, type FormEvent } from 'react'
+import { useSettingsLabels } from './personal-labels.ts'
+import * as selfApi from '../../api/self.ts'
+import type { User } from '../../api/types.ts'
+import { endSession } from '../../stores/account.ts'
+import { toast } from '../../stores/toasts.ts'
+import { FormMessage } from '../../ui/auth-card.tsx'
+import { useNavigate } from '../../ui/navigation.tsx'
+
+/** The shortest password the server takes. */
+const PASSWORD_MIN = 8
+
+function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const t = useSettingsLabels()
+  const [password, setPassword] = useState('')
+  const [password2, setPassword2] = useState('')
+  const [message, setMessage] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setMessage(null)
+    if (!password) {
+      setMessage(t('settings.password.missing'))
+      return
+    }
+    if (password !== password2) {
+      setMessage(t('settings.password.mismatch'))
+      return
+    }
+    if (password.length < PASSWORD_MIN) {
+      setMessage(t('settings.password.tooShort'))
+      return
+    }
+    setBusy(true)
+    try {
+      await selfApi.changePassword(password)
+      toast.success(t('settings.password.changed'))
+      onClose()
+    } catch {
+      // the API client has shown the server's message
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <sl-dialog label={t('settings.password.title')} open={open} data-dialog="password" onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}>
+      <form className="tg-form" onSubmit={submit} noValidate>
+        {message && <FormMessage>{message}</FormMessage>}
+        <sl-input label={t('settings.password.new')} name="new-password" type="password" autocomplete="new-password" passwordToggle placeholder={t('placeholder.password')} value={password} onsl-input={(e: Event) => setPassword((e.target as HTMLInputElement).value)}></sl-input>
+        <sl-input label={t('settings.password.confirm')} name="new-password2" type="password" autocomplete="new-password" passwordToggle value={password2} onsl-input={(e: Event) => setPassword2((e.target as HTMLInputElement).value)}></sl-input>
+        <div className="tg-dialog-actions">
+          <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
+          <sl-button type="submit" variant="primary" loading={busy}>
+            {t('settings.password.submit')}
+          </sl-button>
+        </div>
+      </form>
+    </sl-dialog>
+  )
+}
+
+function DeleteDialog({ open, username, onClose, onDeleted }: { open: boolean; username: string; onClose: () => void; onDeleted: () => void }) {
+  const t = useSettingsLabels()
+  const [typed, setTyped] = useState('')
+  const [message, setMessage] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setMessage(null)
+    if (typed !== username) {
+      setMessage(t('settings.delete.mismatch'))
+      return
+    }
+    setBusy(true)
+    try {
+      await selfApi.deleteAccount()
+      toast.success(t('settings.delete.done'))
+      onDeleted()
+    } catch {
+      // the API client has shown the server's message
+      setBusy(false)
+    }
+  }
+
+  return (
+    <sl-dialog label={t('settings.delete.title')} open={open} data-dialog="delete" onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}>
+      <form className="tg-form" onSubmit={submit} noValidate>
+        <FormMessage variant="danger">{t('settings.delete.warning')}</FormMessage>
+        {message && <FormMessage>{message}</FormMessage>}
+        <sl-input label={t('settings.delete.label', { name: username })} name="confirm-username" autocomplete="off" value={typed} onsl-input={(e: Event) => setTyped((e.target as HTMLInputElement).value)}></sl-input>
+        <div className="tg-dialog-actions">
+          <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
+          <sl-button type="submit" variant="danger" loading={busy}>
+            {t('settings.delete.submit')}
+          </sl-button>
+        </div>
+      </form>
+    </sl-dialog>
+  )
+}
+
+/** Access token generation, password change and account deletion. */
+export function SecurityCard({ user, onCopy, onLogout }: { user: User; onCopy: (text: string, message: string) => void; onLogout?: () => void }) {
+  const t = useSettingsLabels()
+  const navigate = useNavigate()
+  const [token, setToken] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [dialog, setDialog] = useState<'password' | 'delete' | null>(null)
+
+  async function generate() {
+    setBusy(true)
+    try {
+      const next = await selfApi.accessToken()
+      setToken(next)
+      onCopy(next, t('settings.token.copied'))
+    } catch {
+      // the API client has shown the server's message
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  async function deleted() {
+    setDialog(null)
+    // logs out and clears the stored user (spec section 4)
+    await endSession()
+    onLogout?.()
+    navigate('/login')
+  }
+
+  return (
+    <section className="tg-settings-card" aria-labelledby="tg-security-title" data-card="security">
+      <h2 id="tg-security-title" className="tg-settings-card__title">
+        {t('settings.security.title')}
+      </h2>
+      <div className="tg-security">
+        <div className="tg-security__item">
+          <div>
+            <strong>{t('settings.token.title')}</strong>
+            <p className="tg-muted tg-small">{t('settings.token.body')}</p>
+          </div>
+          <sl-button onClick={generate} loading={busy} data-action="access-token">
+            <sl-icon slot="prefix" name="key"></sl-icon>
+            {t('settings.token.generate')}
+          </sl-button>
+        </div>
+        {token && (
+          <div className="tg-inline-field">
+            <sl-input name="access-token" readonly value={token} className="tg-secret" label={t('settings.token.label')}></sl-input>
+            <sl-button onClick={() => onCopy(token, t('settings.token.copied'))}>
+              <sl-icon slot="prefix" name="clipboard"></sl-icon>
+              {t('common.copy')}
+            </sl-button>
+          </div>
+        )}
+        <div className="tg-security__item">
+          <div>
+            <strong>{t('settings.password.title')}</strong>
+            <p className="tg-muted tg-small">{t('settings.password.body')}</p>
+          </div>
+          <sl-button onClick={() => setDialog('password')} data-action="change-password">
+            <sl-icon slot="prefix" name="shield-lock"></sl-icon>
+            {t('settings.password.open')}
+          </sl-button>
+        </div>
+        <div className="tg-security__item tg-security__item--danger">
+          <div>
+            <strong>{t('settings.delete.title')}</strong>
+            <p className="tg-muted tg-small">{t('settings.delete.body')}</p>
+          </div>
+          <sl-button variant="danger" outline onClick={() => setDialog('delete')} data-action="delete-account">
+            {t('settings.delete.open')}
+          </sl-button>
+        </div>
+      </div>
+      {dialog === 'password' && <PasswordDialog open onClose={() => setDialog(null)} />}
+      {dialog === 'delete' && <DeleteDialog open username={user.username} onClose={() => setDialog(null)} onDeleted={deleted} />}
+    </section>
+  )
+}
