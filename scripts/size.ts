@@ -17,8 +17,8 @@ const LIB = 'dist/lib'
  * 140 kB of each; the console adds its shell and DOMPurify) plus about 3 %.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 239_500,
-  'tollgate-config.js': 20_700,
+  'tollgate.js': 246_200,
+  'tollgate-config.js': 21_200,
   'tollgate-console.js': 189_900,
   'tollgate-login.js': 165_300,
   'tollgate-register.js': 164_800,
