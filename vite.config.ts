@@ -20,6 +20,7 @@ const libEntries: Record<string, string> = {
   'tollgate-logs': 'elements/logs.ts',
   'tollgate-dashboard': 'elements/dashboard.ts',
   'tollgate-channels': 'elements/channels.ts',
+  'tollgate-users': 'elements/users.ts',
   'tollgate-settings': 'elements/settings.ts',
 }
 

@@ -297,6 +297,12 @@ const adminFixtures = {
         gateway.ctx.bus.emit('channels', Number(payload.id))
         return true
       }
+      case 'tg-admin-user-set': {
+        // columns of a user the console cannot set (a status the server never gives, for one)
+        await db.updateTable('users').set(payload.set).where('username', '=', payload.username).execute()
+        gateway.ctx.bus.emit('users')
+        return true
+      }
       case 'tg-admin-loopback-channels': {
         // before "test all" and "update all balances": no channel may send the server off the machine
         await db.updateTable('channels').set({ base_url: upstreamBase }).where('base_url', 'not like', 'http://127.0.0.1:%').execute()

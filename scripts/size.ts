@@ -28,6 +28,7 @@ const BUDGETS: Record<string, number> = {
   'tollgate-tokens.js': 171_500,
   'tollgate-dashboard.js': 169_300,
   'tollgate-channels.js': 179_300,
+  'tollgate-users.js': 177_500,
   'tollgate-settings.js': 178_500,
 }
 

@@ -28,8 +28,9 @@ export async function search(keyword: string, group: string): Promise<User[]> {
   return (await get<User[]>('/api/user/search', { keyword: keyword.trim(), group })).data ?? []
 }
 
-export async function one(id: number): Promise<User> {
-  return (await get<User>(`/api/user/${id}`)).data
+/** GET /api/user/{id}. Quiet: the drawer and the info dialog show the failure themselves. */
+export async function one(id: number, quiet = false): Promise<User> {
+  return (await get<User>(`/api/user/${id}`, undefined, { quiet })).data
 }
 
 export async function create(body: NewUser): Promise<User> {

@@ -366,6 +366,9 @@ export const en = {
   'channels.error.keyFirst': 'please fill in the key first',
   'channels.error.copyFailed': 'channel copy failed',
   'channels.error.selectFirst': 'select channels to delete first',
+  'users.created': 'user account created',
+  'users.updated': 'user info updated',
+  'users.done': 'operation completed successfully',
 
   'settings.invite.transferMin': 'the transfer amount is at least {x}',
   'settings.invite.transferred': 'transferred to your balance',

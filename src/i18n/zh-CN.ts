@@ -365,6 +365,9 @@ export const zhCN: Record<MessageKey, string> = {
   'channels.error.keyFirst': '请先填写密钥',
   'channels.error.copyFailed': '渠道复制失败',
   'channels.error.selectFirst': '请先选择要删除的渠道！',
+  'users.created': '用户账户创建成功！',
+  'users.updated': '用户信息更新成功！',
+  'users.done': '操作成功完成！',
 
   'settings.invite.transferMin': '划转金额最低为 {x}',
   'settings.invite.transferred': '已划转到余额',

@@ -19,8 +19,7 @@ function screen<P>(load: () => Promise<Record<string, unknown>>, name: string) {
 const TokensScreen = screen(() => import('../tokens/tokens-screen.tsx'), 'TokensScreen')
 const ChannelsScreen = screen<{ edit?: number | 'new' | null; routed?: boolean }>(() => import('../channels/channels-screen.tsx'), 'ChannelsScreen')
 const RedemptionsScreen = screen(() => import('../redemptions/redemptions-screen.tsx'), 'RedemptionsScreen')
-const UsersScreen = screen(() => import('../users/users-screen.tsx'), 'UsersScreen')
-const UserEditScreen = screen<{ id?: number }>(() => import('../users/user-edit-screen.tsx'), 'UserEditScreen')
+const UsersScreen = screen<{ edit?: number | 'new' | null; routed?: boolean }>(() => import('../users/users-screen.tsx'), 'UsersScreen')
 const SettingsScreen = screen<{ tab?: string }>(() => import('../settings/settings-screen.tsx'), 'SettingsScreen')
 const WalletScreen = screen(() => import('../wallet/wallet-screen.tsx'), 'WalletScreen')
 const LogsScreen = screen(() => import('../logs/logs-screen.tsx'), 'LogsScreen')
@@ -62,9 +61,11 @@ export const ROUTES: readonly RouteDef[] = [
   { pattern: '/channel/edit/:id', title: 'nav.channelEdit', access: 'admin', render: (ctx) => <ChannelsScreen routed edit={id(ctx)} /> },
   { pattern: '/channel/add', title: 'nav.channelAdd', access: 'admin', render: () => <ChannelsScreen routed edit="new" /> },
   { pattern: '/redemption', title: 'nav.redemption', access: 'admin', render: () => <RedemptionsScreen /> },
-  { pattern: '/user', title: 'nav.user', access: 'admin', render: () => <UsersScreen /> },
-  { pattern: '/user/edit/:id', title: 'nav.userEdit', access: 'admin', render: (ctx) => <UserEditScreen id={id(ctx)} /> },
-  { pattern: '/user/edit', title: 'nav.userAdd', access: 'admin', render: () => <UserEditScreen /> },
+  // as for channels: the list and its drawer are one screen; /user/add is the same as /user/edit
+  { pattern: '/user', title: 'nav.user', access: 'admin', render: () => <UsersScreen routed /> },
+  { pattern: '/user/edit/:id', title: 'nav.userEdit', access: 'admin', render: (ctx) => <UsersScreen routed edit={id(ctx)} /> },
+  { pattern: '/user/edit', title: 'nav.userAdd', access: 'admin', render: () => <UsersScreen routed edit="new" /> },
+  { pattern: '/user/add', title: 'nav.userAdd', access: 'admin', render: () => <UsersScreen routed edit="new" /> },
   { pattern: '/setting', title: 'nav.setting', access: 'user', render: (ctx) => <SettingsScreen tab={ctx.query.get('tab') ?? undefined} /> },
   { pattern: '/topup', title: 'nav.wallet', access: 'user', render: () => <WalletScreen /> },
   { pattern: '/log', title: 'nav.log', access: 'user', render: () => <LogsScreen /> },

@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react'
+import { useStore } from '@nanostores/react'
+import * as usersApi from '../../api/users.ts'
+import type { User } from '../../api/types.ts'
+import { $status } from '../../stores/status.ts'
+import { LoadState, type Load } from '../../ui/load-state.tsx'
+import { formatQuota } from '../../ui/format.ts'
+import { useLabels } from '../channels/admin-labels.ts'
+import { RoleBadge, StateBadge } from './users-table.tsx'
+
+/** What an administrator sees on clicking a username: the user's account, quota and invitations. */
+export function UserInfoDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
+  const L = useLabels()
+  return (
+    <sl-dialog
+      label={user ? L('users.infoTitle', { name: user.username }) : ''}
+      open={user !== null}
+      data-dialog="user-info"
+      onsl-request-close={(e: Event) => {
+        if (e.target === e.currentTarget) onClose()
+      }}
+    >
+      {user && <UserInfo key={user.id} id={user.id} />}
+    </sl-dialog>
+  )
+}
+
+function UserInfo({ id }: { id: number }) {
+  const L = useLabels()
+  const status = useStore($status)
+  const [load, setLoad] = useState<Load<User>>({ state: 'loading' })
+  const [attempt, setAttempt] = useState(0)
+  useEffect(() => {
+    let live = true
+    usersApi.one(id, true).then(
+      (u) => live && setLoad({ state: 'ready', data: u }),
+      (error: Error) => live && setLoad({ state: 'error', error }),
+    )
+    return () => {
+      live = false
+    }
+  }, [id, attempt])
+  const q = (n: number) => formatQuota(n ?? 0, status)
+  return (
+    <LoadState load={load} skeletonRows={4} onRetry={() => setAttempt((n) => n + 1)}>
+      {(u) => (
+        <dl className="tg-facts" data-user-info="">
+          {(
+            [
+              ['id', 'ID', u.id],
+              ['username', L('users.col.username'), u.username],
+              ['display_name', L('users.field.displayName'), u.display_name || '-'],
+              ['role', L('users.col.role'), <RoleBadge role={u.role} />],
+              ['status', L('users.col.status'), <StateBadge user={u} />],
+              ['group', L('users.col.group'), u.group || 'default'],
+              ['quota', L('users.col.quota'), q(u.quota)],
+              ['used_quota', L('users.usedQuota'), q(u.used_quota)],
+              ['request_count', L('users.col.requests'), u.request_count ?? 0],
+              ['aff_count', L('users.affCount'), u.aff_count ?? 0],
+              ['aff_quota', L('users.affQuota'), q(u.aff_quota)],
+              ['aff_history_quota', L('users.affHistory'), q(u.aff_history_quota)],
+              ['inviter_id', L('users.inviter'), u.inviter_id ? u.inviter_id : L('users.none')],
+              ['email', L('users.binding.email'), u.email || L('users.notBound')],
+              ['github_id', L('users.binding.github'), u.github_id || L('users.notBound')],
+              ['wechat_id', L('users.binding.wechat'), u.wechat_id || L('users.notBound')],
+              ['telegram_id', L('users.binding.telegram'), u.telegram_id || L('users.notBound')],
+            ] as const
+          ).map(([key, label, value]) => (
+            <div key={key} data-fact={key}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </LoadState>
+  )
+}

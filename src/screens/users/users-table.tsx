@@ -1,0 +1,133 @@
+import { useStore } from '@nanostores/react'
+import { useT } from '../../i18n/t.ts'
+import { ROLE, type User } from '../../api/types.ts'
+import type { ManageAction } from '../../api/users.ts'
+import { $status } from '../../stores/status.ts'
+import { formatQuota } from '../../ui/format.ts'
+import { useLabels, type LabelKey } from '../channels/admin-labels.ts'
+import { userState } from './user-form.ts'
+
+export interface UserActions {
+  info: (u: User) => void
+  edit: (u: User) => void
+  manage: (u: User, action: ManageAction) => void
+}
+
+const ROLE_VARIANT: Record<number, string> = { [ROLE.user]: 'neutral', [ROLE.admin]: 'primary', [ROLE.root]: 'warning' }
+const STATE_VARIANT: Record<string, string> = { activated: 'success', banned: 'danger', cancelled: 'neutral', unknown: 'neutral' }
+
+/** The role badge of a user: 1 user, 10 administrator, 100 super administrator. */
+export function RoleBadge({ role }: { role: number }) {
+  const t = useT()
+  const label = role >= ROLE.root ? t('role.root') : role >= ROLE.admin ? t('role.admin') : t('role.user')
+  return (
+    <sl-tag size="small" variant={ROLE_VARIANT[role] ?? 'neutral'} data-cell="role" data-role={role}>
+      {label}
+    </sl-tag>
+  )
+}
+
+/** Activated, banned or cancelled. */
+export function StateBadge({ user }: { user: Pick<User, 'status' | 'DeletedAt'> }) {
+  const L = useLabels()
+  const state = userState(user)
+  return (
+    <sl-tag size="small" variant={STATE_VARIANT[state]} data-cell="status" data-state={state}>
+      {L(`users.state.${state}` as LabelKey)}
+    </sl-tag>
+  )
+}
+
+/**
+ * The user table. What a row offers depends on the viewer: an administrator acts only on users
+ * of a lower role, only the super administrator promotes and demotes, the super administrator
+ * account is never disabled, demoted or deleted, and a cancelled account offers delete only.
+ */
+export function UsersTable({ rows, me, actions, pending }: { rows: User[]; me: User; actions: UserActions; pending: ReadonlySet<string> }) {
+  const L = useLabels()
+  const status = useStore($status)
+  const isRoot = me.role >= ROLE.root
+  return (
+    <div className="tg-admin__table-wrap">
+      <table className="tg-admin__table" part="table" data-table="users">
+        <thead>
+          <tr>
+            <th>ID</th>
+            <th>{L('users.col.username')}</th>
+            <th>{L('users.col.group')}</th>
+            <th>{L('users.col.quota')}</th>
+            <th>{L('users.col.requests')}</th>
+            <th>{L('users.col.role')}</th>
+            <th>{L('users.col.status')}</th>
+            <th>{L('admin.actions')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((u) => {
+            const cancelled = !!u.DeletedAt
+            const canAct = isRoot || u.role < me.role
+            const targetRoot = u.role >= ROLE.root
+            const busy = (a: string) => pending.has(`${u.id}:${a}`)
+            const button = (action: ManageAction, label: string, extra: Record<string, unknown> = {}) => (
+              <sl-button size="small" data-action={action} loading={busy(action)} onClick={() => actions.manage(u, action)} {...extra}>
+                {label}
+              </sl-button>
+            )
+            return (
+              <tr key={u.id} data-id={u.id} data-state={userState(u)} className={userState(u) === 'activated' ? undefined : 'tg-admin__row--shaded'}>
+                <td data-label="ID">{u.id}</td>
+                <td data-label={L('users.col.username')}>
+                  <div>
+                    <button type="button" className="tg-admin__link" data-action="info" data-cell="username" onClick={() => actions.info(u)}>
+                      {u.username}
+                    </button>
+                    {u.display_name && u.display_name !== u.username && <span className="tg-admin__sub">{u.display_name}</span>}
+                  </div>
+                </td>
+                <td data-label={L('users.col.group')}>
+                  <sl-tag size="small" variant="neutral">
+                    {u.group || 'default'}
+                  </sl-tag>
+                </td>
+                <td data-label={L('users.col.quota')}>
+                  <div>
+                    <span data-cell="quota">{formatQuota(u.quota ?? 0, status)}</span>
+                    <span className="tg-admin__sub">{L('channels.used', { quota: formatQuota(u.used_quota ?? 0, status) })}</span>
+                  </div>
+                </td>
+                <td data-label={L('users.col.requests')}>{u.request_count ?? 0}</td>
+                <td data-label={L('users.col.role')}>
+                  <RoleBadge role={u.role} />
+                </td>
+                <td data-label={L('users.col.status')}>
+                  <StateBadge user={u} />
+                </td>
+                <td data-label={L('admin.actions')}>
+                  <div className="tg-admin__actions">
+                    {!canAct && (
+                      <span className="tg-admin__sub" data-no-actions="">
+                        {L('users.noPermission')}
+                      </span>
+                    )}
+                    {canAct && !cancelled && isRoot && u.role < ROLE.admin && button('promote', L('users.promote'))}
+                    {canAct && !cancelled && isRoot && u.role === ROLE.admin && button('demote', L('users.demote'))}
+                    {canAct &&
+                      !cancelled &&
+                      !targetRoot &&
+                      (u.status === 1 ? button('disable', L('admin.disable')) : button('enable', L('admin.enable'), { disabled: u.status === 3 }))}
+                    {canAct && !cancelled && (
+                      <sl-button size="small" data-action="edit" onClick={() => actions.edit(u)}>
+                        {L('admin.edit')}
+                      </sl-button>
+                    )}
+                    {canAct && !targetRoot && button('delete', L('admin.delete'), { variant: 'danger', outline: true })}
+                  </div>
+                </td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}
