@@ -1,4 +1,4 @@
-import { sql, type Insertable } from 'kysely'
+import { CompiledQuery, sql, type Insertable } from 'kysely'
 import type { AppContext } from '../context.ts'
 import type { LogsTable } from '../db/schema.ts'
 import type { RelayState, TokenState, UserState } from './state.ts'
@@ -76,6 +76,38 @@ export interface Reservation {
 const MAX_QUEUED_LOGS = 200_000
 
 class Busy extends Error {}
+
+const LOG_COLUMNS = 'user_id, created_at, type, content, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel, other'
+const statementText = new Map<string, string>()
+
+function placeholders(rows: number, columns: number): string {
+  const out: string[] = []
+  for (let r = 0, n = 1; r < rows; r++) {
+    const row: string[] = []
+    for (let c = 0; c < columns; c++) row.push(`$${n++}`)
+    out.push(`(${row.join(', ')})`)
+  }
+  return out.join(', ')
+}
+
+function insertLogsSql(rows: number): string {
+  const k = `logs:${rows}`
+  let s = statementText.get(k)
+  if (!s) statementText.set(k, (s = `INSERT INTO logs (${LOG_COLUMNS}) VALUES ${placeholders(rows, 15)}`))
+  return s
+}
+
+function upsertBucketsSql(rows: number): string {
+  const k = `buckets:${rows}`
+  let s = statementText.get(k)
+  if (!s) {
+    s = `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) VALUES ${placeholders(rows, 7)}
+      ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET token_used = quota_data.token_used + excluded.token_used,
+      count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota`
+    statementText.set(k, s)
+  }
+  return s
+}
 
 /**
  * The relay's ledger. The database is the source of truth; the relay's view of a balance is the
@@ -353,14 +385,18 @@ export class Ledger {
   private async writePostgres(b: Batch): Promise<void> {
     const now = Math.floor(Date.now() / 1000)
     await this.ctx.db.transaction().execute(async (trx) => {
+      // log rows as one parameterised statement per 400 rows, built as text: a query builder
+      // would spend milliseconds of the event loop on thousands of value nodes
       for (let i = 0; i < b.logs.length; i += 400) {
-        const rows = b.logs.slice(i, i + 400).map((l) => ({
-          user_id: l.user_id, created_at: l.created_at, type: l.type ?? 2, content: l.content ?? '', username: l.username,
-          token_name: l.token_name ?? '', token_id: l.token_id ?? 0, model_name: l.model_name, quota: l.quota,
-          prompt_tokens: l.prompt_tokens, completion_tokens: l.completion_tokens, use_time: l.use_time ?? 0,
-          is_stream: l.is_stream ?? 0, channel: l.channel ?? 0, other: l.other ?? '',
-        }))
-        await trx.insertInto('logs').values(rows).execute()
+        const chunk = b.logs.slice(i, i + 400)
+        const params: unknown[] = []
+        for (const l of chunk) {
+          params.push(
+            l.user_id, l.created_at, l.type ?? 2, l.content ?? '', l.username, l.token_name ?? '', l.token_id ?? 0, l.model_name, l.quota,
+            l.prompt_tokens, l.completion_tokens, l.use_time ?? 0, l.is_stream ?? 0, l.channel ?? 0, l.other ?? '',
+          )
+        }
+        await trx.executeQuery(CompiledQuery.raw(insertLogsSql(chunk.length), params))
       }
       // ids in ascending order so two writers touching the same rows lock them in the same order
       const users = [...b.users].sort((x, y) => x[0] - y[0])
@@ -389,17 +425,10 @@ export class Ledger {
       }
       const buckets = [...b.buckets.values()]
       for (let i = 0; i < buckets.length; i += 500) {
-        await trx
-          .insertInto('quota_data')
-          .values(buckets.slice(i, i + 500))
-          .onConflict((oc) =>
-            oc.columns(['user_id', 'model_name', 'created_at']).doUpdateSet({
-              token_used: sql`quota_data.token_used + excluded.token_used`,
-              count: sql`quota_data.count + excluded.count`,
-              quota: sql`quota_data.quota + excluded.quota`,
-            }),
-          )
-          .execute()
+        const chunk = buckets.slice(i, i + 500)
+        const params: unknown[] = []
+        for (const k of chunk) params.push(k.user_id, k.username, k.model_name, k.created_at, k.token_used, k.count, k.quota)
+        await trx.executeQuery(CompiledQuery.raw(upsertBucketsSql(chunk.length), params))
       }
     })
   }
