@@ -170,6 +170,61 @@ for (const dialect of dialects) {
     })
   })
 
+  describe(`relay pricing and logging switches (${dialect})`, () => {
+    let f: RelayFixture
+    before(async () => {
+      f = await relayFixture(dialect)
+      await f.channel({ key: 'prices', models: 'per-call-model,gpt-3.5-turbo', group: 'default,vip' })
+      await f.s.ctx.options.set('ModelPrice', JSON.stringify({ 'per-call-model': 0.02 }))
+      await f.s.ctx.options.set('GroupRatio', JSON.stringify({ default: 1, vip: 1.5 }))
+    })
+    after(() => f.close())
+
+    const lastLog = async (token: number) => {
+      await f.idle()
+      return f.s.ctx.db.selectFrom('logs').selectAll().where('token_id', '=', token).orderBy('id', 'desc').executeTakeFirstOrThrow()
+    }
+    const chat = (key: string, model: string) => f.call(key, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })
+
+    it('charges a per-call price times the group ratio, whatever the tokens', async () => {
+      const vip = await f.user({ quota: 1_000_000, group: 'vip' })
+      const t = await f.token(vip, { unlimited: true })
+      assert.equal((await chat(t.key, 'per-call-model')).status, 200)
+      const log = await lastLog(t.id)
+      // 0.02 USD x 500000 quota per USD x 1.5
+      assert.equal(Number(log.quota), 15_000)
+      assert.equal(log.content, 'model price 0.02, group ratio 1.5')
+      assert.equal(JSON.parse(log.other).model_price, 0.02)
+      // per-token models take the group ratio too: round((12 + 3 * 3) * 0.25 * 1.5) = 8
+      assert.equal((await chat(t.key, 'gpt-3.5-turbo')).status, 200)
+      assert.equal(Number((await lastLog(t.id)).quota), 8)
+    })
+
+    it('charges without a log row when LogConsumeEnabled is off, and skips buckets when DataExportEnabled is off', async () => {
+      const u = await f.user({ quota: 1_000_000 })
+      const t = await f.token(u, { remain: 1_000_000 })
+      await f.s.ctx.options.set('LogConsumeEnabled', 'false')
+      await f.s.ctx.options.set('DataExportEnabled', 'false')
+      try {
+        assert.equal((await chat(t.key, 'gpt-3.5-turbo')).status, 200)
+        const l = await ledgerOf(f, u, t.id)
+        assert.equal(l.logCount, 0)
+        assert.equal(l.user.used, 5)
+        assert.equal(l.token.used, 5)
+        const buckets = await f.s.ctx.db.selectFrom('quota_data').selectAll().where('user_id', '=', u).execute()
+        assert.equal(buckets.length, 0)
+        await f.s.ctx.options.set('DataExportEnabled', 'true')
+        assert.equal((await chat(t.key, 'gpt-3.5-turbo')).status, 200)
+        await f.idle()
+        const after = await f.s.ctx.db.selectFrom('quota_data').selectAll().where('user_id', '=', u).execute()
+        assert.equal(after.length, 1, 'buckets follow DataExportEnabled even without log rows')
+      } finally {
+        await f.s.ctx.options.set('LogConsumeEnabled', 'true')
+        await f.s.ctx.options.set('DataExportEnabled', 'true')
+      }
+    })
+  })
+
   describe(`relay ledger on shutdown (${dialect})`, () => {
     it('writes every pending delta and log row when the server stops', async () => {
       const f = await relayFixture(dialect)
