@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai'
-import { sendKeys, sendMouse, setViewport } from '@web/test-runner-commands'
+import { sendKeys, setViewport } from '@web/test-runner-commands'
 import '../../elements/index.ts'
 import { $prefs, setLocale, setTheme } from '../../src/stores/prefs.ts'
 import { configure } from '../../src/stores/config.ts'
@@ -236,10 +236,11 @@ describe('<tollgate-tokens> create and edit drawer', () => {
       const select = named<Sl & { show(): Promise<void> }>(el, 'sl-select', 'model_limits')
       await waitFor(() => !select.disabled && select.querySelectorAll('sl-option').length >= 2, 'the model choices')
       expect([...select.querySelectorAll('sl-option')].map((o) => o.getAttribute('value'))).to.include.members(models)
-      await select.show()
-      await sleep(200)
-      const option = select.querySelector(`sl-option[value="${models[1]}"]`)!.getBoundingClientRect()
-      await sendMouse({ type: 'click', position: [Math.round(option.x + option.width / 2), Math.round(option.y + option.height / 2)] })
+      // choose with the keyboard: the list may hold other models of the default group too
+      const index = [...select.querySelectorAll('sl-option')].findIndex((o) => o.getAttribute('value') === models[1])
+      select.focus()
+      for (let i = 0; i <= index; i++) await sendKeys({ press: 'ArrowDown' })
+      await sendKeys({ press: 'Enter' })
       await waitFor(() => String(select.value) === models[1], 'the model to be chosen')
       await save(el)
       await waitForToast(el, '1 tokens created successfully, click copy in the list to get the token')
