@@ -22,6 +22,7 @@ const libEntries: Record<string, string> = {
   'tollgate-channels': 'elements/channels.ts',
   'tollgate-users': 'elements/users.ts',
   'tollgate-settings': 'elements/settings.ts',
+  'tollgate-topup': 'elements/topup.ts',
 }
 
 const pages: Record<string, string> = {

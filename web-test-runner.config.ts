@@ -118,6 +118,20 @@ async function statusEndpoint(ctx: any, next: () => Promise<void>) {
   ctx.body = JSON.stringify({ success: false, message: `status ${m[1]} from the test endpoint`, data: null })
 }
 
+/**
+ * Stands in for the payment platform's submit page: answers a POSTed form with its fields as JSON
+ * in <pre id="fields">, so a test can read what the top-up form sent (in a named iframe).
+ */
+async function payEcho(ctx: any, next: () => Promise<void>) {
+  if (ctx.path !== '/__pay/submit.php' || ctx.method !== 'POST') return next()
+  const chunks: Buffer[] = []
+  for await (const chunk of ctx.req) chunks.push(chunk as Buffer)
+  const fields = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')))
+  const escape = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)
+  ctx.type = 'text/html'
+  ctx.body = `<!doctype html><pre id="fields">${escape(JSON.stringify(fields))}</pre>`
+}
+
 /** Commands the tests send with executeServerCommand: arrange the real server's state. */
 const serverCommands = {
   name: 'tollgate-server-commands',
@@ -375,7 +389,7 @@ export default {
       },
     }),
   ],
-  middleware: [apiProxy, statusEndpoint],
+  middleware: [apiProxy, statusEndpoint, payEcho],
   plugins: [
     serverCommands,
     adminFixtures,

@@ -12,6 +12,8 @@ export interface TollgateEventDetails {
   'tollgate-navigate': { to: string }
   /** a request failed and the user was told so */
   'tollgate-error': { status: number; message: string }
+  /** a redemption code added quota to the balance (the amount added) */
+  'tollgate-topup': { quota: number }
 }
 
 export type TollgateEventName = keyof TollgateEventDetails
@@ -21,6 +23,7 @@ export type TollgateLogoutEvent = CustomEvent<TollgateEventDetails['tollgate-log
 export type TollgateSessionExpiredEvent = CustomEvent<TollgateEventDetails['tollgate-session-expired']>
 export type TollgateNavigateEvent = CustomEvent<TollgateEventDetails['tollgate-navigate']>
 export type TollgateErrorEvent = CustomEvent<TollgateEventDetails['tollgate-error']>
+export type TollgateTopupEvent = CustomEvent<TollgateEventDetails['tollgate-topup']>
 
 /** The events that a host may cancel. */
 export const CANCELABLE: ReadonlySet<TollgateEventName> = new Set(['tollgate-navigate'])
@@ -32,6 +35,7 @@ declare global {
     'tollgate-session-expired': TollgateSessionExpiredEvent
     'tollgate-navigate': TollgateNavigateEvent
     'tollgate-error': TollgateErrorEvent
+    'tollgate-topup': TollgateTopupEvent
   }
 }
 

@@ -14,6 +14,7 @@ export { TollgateDashboard } from './dashboard.ts'
 export { TollgateChannels } from './channels.ts'
 export { TollgateUsers } from './users.ts'
 export { TollgateSettings } from './settings.ts'
+export { TollgateTopup } from './topup.ts'
 export { configure, signIn, signOut } from './config.ts'
 export type { TollgateConfig, User, PublicStatus } from './config.ts'
 export type {
@@ -24,4 +25,5 @@ export type {
   TollgateSessionExpiredEvent,
   TollgateNavigateEvent,
   TollgateErrorEvent,
+  TollgateTopupEvent,
 } from './events.ts'

@@ -17,19 +17,20 @@ const LIB = 'dist/lib'
  * 140 kB of each; the console adds its shell and DOMPurify) plus about 3 %.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 246_200,
-  'tollgate-config.js': 21_200,
-  'tollgate-console.js': 189_900,
-  'tollgate-login.js': 165_300,
-  'tollgate-register.js': 164_800,
-  'tollgate-reset.js': 164_300,
-  'tollgate-reset-confirm.js': 163_900,
-  'tollgate-logs.js': 171_700,
-  'tollgate-tokens.js': 171_500,
+  'tollgate.js': 253_000,
+  'tollgate-config.js': 22_200,
+  'tollgate-console.js': 194_900,
+  'tollgate-login.js': 169_900,
+  'tollgate-register.js': 169_200,
+  'tollgate-reset.js': 168_700,
+  'tollgate-reset-confirm.js': 168_400,
+  'tollgate-logs.js': 176_700,
+  'tollgate-tokens.js': 176_100,
   'tollgate-dashboard.js': 169_300,
-  'tollgate-channels.js': 179_300,
+  'tollgate-channels.js': 184_000,
   'tollgate-users.js': 177_500,
   'tollgate-settings.js': 178_500,
+  'tollgate-topup.js': 171_200,
 }
 
 /** Static import and re-export specifiers of an ES module (dynamic import() is left out). */
