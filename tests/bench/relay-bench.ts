@@ -5,11 +5,11 @@
  * concurrency 10 and 50. Prints requests/s, p50/p99, the latency Tollgate adds, stream
  * time-to-first-byte overhead, and the ratio Tollgate/direct.
  *
- *   node tests/bench/relay-bench.ts [seconds per case, default 4]
+ *   node tests/bench/relay-bench.ts [seconds per case, default 2.5] [rounds, default 3]
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir, cpus } from 'node:os'
+import { tmpdir, cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Pool } from 'undici'
@@ -180,8 +180,9 @@ const fmt = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '-')
 const pad = (s: string, n: number) => s.padStart(n)
 
 async function main() {
-  const seconds = Number(process.argv[2] ?? 4)
-  const warmup = 1
+  const seconds = Number(process.argv[2] ?? 2.5)
+  const rounds = Number(process.argv[3] ?? 3)
+  const warmup = 0.5
   const self = join(here, 'relay-bench.ts')
   const upstream = await start([join(root, 'tests', 'fake-upstream.ts'), '0'])
   const upstreamPort = Number(upstream.line.split(' ')[1])
@@ -194,12 +195,16 @@ async function main() {
   }
   const direct = `http://127.0.0.1:${upstreamPort}`
   const through = `http://127.0.0.1:${tgPort}`
-  console.log(`relay benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ${seconds} s per case after ${warmup} s warm-up`)
-  console.log('fake upstream, Tollgate (SQLite, metering + logging on) and this load generator share the machine\n')
+  const load0 = loadavg()[0]
+  console.log(`relay benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`)
+  console.log(`${rounds} rounds of ${seconds} s per case (after ${warmup} s warm-up), direct and Tollgate interleaved; the median round by req/s is shown`)
+  console.log(`fake upstream, Tollgate (SQLite, metering + logging on) and this load generator share the machine; load average at start ${load0.toFixed(2)}\n`)
 
-  const results: Result[] = []
-  for (const stream of [false, true]) {
-    for (const concurrency of [10, 50]) {
+  const cases: Array<{ stream: boolean; concurrency: number }> = []
+  for (const stream of [false, true]) for (const concurrency of [10, 50]) cases.push({ stream, concurrency })
+  const runs = new Map<string, Result[]>()
+  for (let round = 0; round < rounds; round++) {
+    for (const { stream, concurrency } of cases) {
       for (const target of ['direct', 'tollgate'] as const) {
         const r = await load({
           origin: target === 'direct' ? direct : through,
@@ -210,9 +215,16 @@ async function main() {
           warmup,
           cpu: target === 'tollgate' ? cpu : undefined,
         })
-        results.push({ name: `${stream ? 'stream' : 'non-stream'} c${concurrency}`, target, ...r })
+        const name = `${stream ? 'stream' : 'non-stream'} c${concurrency}`
+        const k = `${name}|${target}`
+        runs.set(k, [...(runs.get(k) ?? []), { name, target, ...r }])
       }
     }
+  }
+  const median = (list: Result[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]
+  const results: Result[] = []
+  for (const { stream, concurrency } of cases) {
+    for (const target of ['direct', 'tollgate']) results.push(median(runs.get(`${stream ? 'stream' : 'non-stream'} c${concurrency}|${target}`)!))
   }
 
   const head = ['case', 'target', 'req/s', 'p50 ms', 'p99 ms', 'added p50', 'added p99', 'TTFB p50', 'TTFB +p50', 'ratio', 'CPU us/req', 'errors']
@@ -242,8 +254,11 @@ async function main() {
 
   tollgate.child.stdin!.write('stats\n')
   const stats = (await tollgate.lines.next()).value?.split(' ') ?? []
-  const served = results.filter((r) => r.target === 'tollgate').reduce((a, r) => a + r.count, 0)
-  console.log(`\nmetering: ${stats[1]} consumption logs written, request_count ${stats[2]}, used_quota ${stats[3]} (${served} requests measured, warm-up included in the logs); Tollgate RSS ${fmt(Number(stats[4]) / 1048576, 0)} MB`)
+  const served = [...runs.values()].flat().filter((r) => r.target === 'tollgate').reduce((a, r) => a + r.count, 0)
+  console.log(
+    `\nmetering: ${stats[1]} consumption logs written, request_count ${stats[2]}, used_quota ${stats[3]} ` +
+      `(${served} requests measured through Tollgate, plus warm-ups); Tollgate RSS ${fmt(Number(stats[4]) / 1048576, 0)} MB; load average at end ${loadavg()[0].toFixed(2)}`,
+  )
   const c10 = results.find((r) => r.target === 'tollgate' && !r.stream && r.concurrency === 10)!
   const c10d = results.find((r) => r.target === 'direct' && !r.stream && r.concurrency === 10)!
   const best = Math.max(...results.filter((r) => r.target === 'tollgate' && !r.stream).map((r) => r.rps))
