@@ -21,6 +21,7 @@ const libEntries: Record<string, string> = {
   'tollgate-dashboard': 'elements/dashboard.ts',
   'tollgate-channels': 'elements/channels.ts',
   'tollgate-users': 'elements/users.ts',
+  'tollgate-redemptions': 'elements/redemptions.ts',
   'tollgate-settings': 'elements/settings.ts',
   'tollgate-topup': 'elements/topup.ts',
 }

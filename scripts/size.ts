@@ -29,6 +29,7 @@ const BUDGETS: Record<string, number> = {
   'tollgate-dashboard.js': 169_300,
   'tollgate-channels.js': 184_000,
   'tollgate-users.js': 177_500,
+  'tollgate-redemptions.js': 177_700,
   'tollgate-settings.js': 178_500,
   'tollgate-topup.js': 171_200,
 }

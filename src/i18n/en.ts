@@ -369,6 +369,9 @@ export const en = {
   'users.created': 'user account created',
   'users.updated': 'user info updated',
   'users.done': 'operation completed successfully',
+  'redemptions.created': 'redemption created successfully',
+  'redemptions.updated': 'redemption updated successfully',
+  'redemptions.selectAtLeastOne': 'please select at least one',
 
   'settings.invite.transferMin': 'the transfer amount is at least {x}',
   'settings.invite.transferred': 'transferred to your balance',

@@ -368,6 +368,9 @@ export const zhCN: Record<MessageKey, string> = {
   'users.created': '用户账户创建成功！',
   'users.updated': '用户信息更新成功！',
   'users.done': '操作成功完成！',
+  'redemptions.created': '兑换码创建成功！',
+  'redemptions.updated': '兑换码更新成功！',
+  'redemptions.selectAtLeastOne': '请至少选择一个',
 
   'settings.invite.transferMin': '划转金额最低为 {x}',
   'settings.invite.transferred': '已划转到余额',

@@ -1,0 +1,160 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useStore } from '@nanostores/react'
+import { useT } from '../../i18n/t.ts'
+import * as redemptionsApi from '../../api/redemptions.ts'
+import type { Redemption } from '../../api/types.ts'
+import { $status } from '../../stores/status.ts'
+import { toast } from '../../stores/toasts.ts'
+import { formatQuota } from '../../ui/format.ts'
+import { useLabels } from '../channels/admin-labels.ts'
+import { codesFile, createBody, DEFAULT_REDEMPTION, int, QUOTA_PRESETS, type RedemptionForm } from './redemption-form.ts'
+
+export interface RedemptionDrawerProps {
+  /** the code being edited, 'new' for the create form, null when closed */
+  editing: Redemption | 'new' | null
+  onClose: () => void
+  /** after a save the server confirmed: the codes generated, or the code updated */
+  onSaved: (result: { created?: { name: string; codes: string[] }; updated?: Redemption }) => void
+}
+
+const valueOf = (e: Event) => (e.target as HTMLInputElement).value ?? ''
+
+/** Create (name, quota, count) or edit (name, quota) a redemption code. */
+export function RedemptionDrawer({ editing, onClose, onSaved }: RedemptionDrawerProps) {
+  const L = useLabels()
+  return (
+    <sl-drawer
+      label={editing === 'new' ? L('redemptions.addTitle') : L('redemptions.editTitle')}
+      open={editing !== null}
+      className="tg-admin__drawer"
+      part="drawer"
+      data-drawer="redemption"
+      onsl-request-close={(e: Event) => {
+        if (e.target === e.currentTarget) onClose()
+      }}
+    >
+      {editing !== null && <RedemptionEditor key={editing === 'new' ? 'new' : editing.id} editing={editing} onClose={onClose} onSaved={onSaved} />}
+    </sl-drawer>
+  )
+}
+
+function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerProps, 'editing'> & { editing: Redemption | 'new' }) {
+  const t = useT()
+  const L = useLabels()
+  const status = useStore($status)
+  const isNew = editing === 'new'
+  const [form, setForm] = useState<RedemptionForm>(() => (isNew ? { ...DEFAULT_REDEMPTION } : { name: editing.name, quota: String(editing.quota), count: '1' }))
+  const [busy, setBusy] = useState(false)
+  const nameRef = useRef<HTMLElement>(null)
+  const set = (key: keyof RedemptionForm) => (e: Event) => {
+    const value = valueOf(e)
+    setForm((f) => ({ ...f, [key]: value }))
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setBusy(true)
+    try {
+      if (isNew) {
+        const body = createBody(form)
+        // spec section 5: an empty name stops the create without a message
+        if (!body) {
+          nameRef.current?.focus()
+          return
+        }
+        const codes = await redemptionsApi.create(body)
+        toast.success(t('redemptions.created'))
+        onSaved({ created: { name: body.name, codes } })
+      } else {
+        const updated = await redemptionsApi.update({ id: editing.id, name: form.name.trim(), quota: int(form.quota) })
+        toast.success(t('redemptions.updated'))
+        onSaved({ updated })
+      }
+    } catch {
+      // the API client has shown the server's message
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const quota = int(form.quota)
+  return (
+    <form className="tg-admin__form" onSubmit={submit} noValidate data-form="redemption">
+      <sl-input ref={nameRef} label={L('redemptions.field.name')} name="name" required={isNew} maxlength={20} autocomplete="off" value={form.name} onsl-input={set('name')}></sl-input>
+      <sl-input
+        label={L('redemptions.field.quota')}
+        name="quota"
+        type="number"
+        min="1"
+        step="1"
+        help-text={L('users.quotaEquals', { amount: formatQuota(quota, { ...(status ?? { quota_per_unit: 500000 }), display_in_currency: true }) })}
+        value={form.quota}
+        onsl-input={set('quota')}
+      ></sl-input>
+      <div className="tg-admin__presets" role="group" aria-label={L('redemptions.presets')}>
+        {QUOTA_PRESETS.map((p) => (
+          <sl-button key={p.quota} size="small" pill data-preset={p.quota} variant={quota === p.quota ? 'primary' : 'default'} onClick={() => setForm((f) => ({ ...f, quota: String(p.quota) }))}>
+            {p.label}
+          </sl-button>
+        ))}
+      </div>
+      {isNew && (
+        <sl-input label={L('redemptions.field.count')} name="count" type="number" min="1" max="100" step="1" help-text={L('redemptions.countHelp')} value={form.count} onsl-input={set('count')}></sl-input>
+      )}
+      <div className="tg-admin__form-actions">
+        <sl-button data-action="close" onClick={onClose}>
+          {t('common.cancel')}
+        </sl-button>
+        <sl-button type="submit" variant="primary" data-action="save" loading={busy}>
+          {L('admin.save')}
+        </sl-button>
+      </div>
+    </form>
+  )
+}
+
+/**
+ * The codes a create generated: shown, copied at once, and offered as a text file named after the
+ * name (a download link to a Blob of the codes, one per line).
+ */
+export function CreatedCodesDialog({ created, onCopy, onClose }: { created: { name: string; codes: string[] } | null; onCopy: (text: string) => void; onClose: () => void }) {
+  const t = useT()
+  const L = useLabels()
+  const file = useMemo(() => (created ? codesFile(created.name, created.codes) : null), [created])
+  const [href, setHref] = useState<string | null>(null)
+  useEffect(() => {
+    if (!file) return
+    const url = URL.createObjectURL(file.blob)
+    setHref(url)
+    return () => URL.revokeObjectURL(url)
+  }, [file])
+  return (
+    <sl-dialog
+      label={created ? L('redemptions.createdTitle', { n: created.codes.length }) : ''}
+      open={created !== null}
+      data-dialog="codes"
+      onsl-request-close={(e: Event) => {
+        if (e.target === e.currentTarget) onClose()
+      }}
+    >
+      {created && (
+        <>
+          <p className="tg-admin__sub">{L('redemptions.createdBody')}</p>
+          <textarea className="tg-copy__text tg-admin__codes" readOnly rows={Math.min(8, created.codes.length + 1)} value={created.codes.join('\n')} aria-label={L('redemptions.codes')}></textarea>
+          <sl-button slot="footer" data-action="copy-codes" onClick={() => onCopy(created.codes.join('\n'))}>
+            {L('redemptions.copyAll')}
+          </sl-button>
+          {file && href && (
+            <a slot="footer" className="tg-button tg-button--primary" href={href} download={file.fileName} data-action="download">
+              <sl-icon name="download"></sl-icon>
+              {L('redemptions.download', { file: file.fileName })}
+            </a>
+          )}
+          <sl-button slot="footer" data-action="close-codes" onClick={onClose}>
+            {t('common.close')}
+          </sl-button>
+        </>
+      )}
+    </sl-dialog>
+  )
+}
