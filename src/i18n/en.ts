@@ -196,7 +196,7 @@ export const en = {
   'options.fieldError': '{field}: {message}',
   'options.save': 'Save',
   'options.unsaved': 'Unsaved changes',
-  'options.secretPlaceholder': 'Hidden; type a new value to replace it',
+  'options.secretPlaceholder': 'Hidden; type to replace',
   'options.secretHint': 'Sent only when filled in: leave it empty to keep the current value.',
   'options.confirmTitle': 'Please confirm',
   'options.confirm': 'Confirm',

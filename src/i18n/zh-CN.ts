@@ -195,7 +195,7 @@ export const zhCN: Record<MessageKey, string> = {
   'options.fieldError': '{field}：{message}',
   'options.save': '保存',
   'options.unsaved': '有未保存的修改',
-  'options.secretPlaceholder': '已隐藏；输入新值以替换',
+  'options.secretPlaceholder': '已隐藏，输入以替换',
   'options.secretHint': '仅在填写时提交：留空则保留当前值。',
   'options.confirmTitle': '请确认',
   'options.confirm': '确认',

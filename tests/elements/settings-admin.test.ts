@@ -238,6 +238,23 @@ describe('settings tabs: saving', () => {
     expect(puts().map((p) => p.key)).to.deep.equal(['QuotaForInvitee', 'DataExportInterval'])
   })
 
+  it('offers hour, day and week as the default dashboard granularity', async () => {
+    await asRoot()
+    const el = await tab('operation')
+    puts()
+    const group = section(el, 'dashboard').querySelector<HTMLElement & { value: string }>('sl-radio-group[data-option="DataExportDefaultTime"]')!
+    expect(group.value).to.equal('hour')
+    expect([...group.querySelectorAll('sl-radio-button')].map((b) => b.getAttribute('data-choice'))).to.deep.equal(['hour', 'day', 'week'])
+    group.querySelector<HTMLElement>('sl-radio-button[data-choice="week"]')!.click()
+    await waitFor(() => group.value === 'week', 'week chosen')
+    await waitFor(() => section(el, 'dashboard').querySelector('[data-dirty]'), 'the unsaved change')
+    await save(el, 'dashboard')
+    await waitForToast(el, 'saved')
+    expect(puts()).to.deep.equal([{ key: 'DataExportDefaultTime', value: 'week' }])
+    expect((await readOptions()).DataExportDefaultTime).to.equal('week')
+    await waitFor(() => $status.get()?.data_export_default_time === 'week', 'the refreshed status')
+  })
+
   it('checks the ratio JSON on blur and refuses to save it with "please check the input"', async () => {
     await asRoot()
     const el = await tab('operation')

@@ -12,6 +12,8 @@ export const chartCss: string = uplotCss
 export interface ChartInput {
   /** one label per column */
   labels: string[]
+  /** the legend's name for the column under the cursor */
+  periodName: string
   /** bottom to top of the stack */
   series: Array<{ model: string; values: number[]; color: string }>
   width: number
@@ -45,6 +47,7 @@ export function drawChart(target: HTMLElement, input: ChartInput): Chart {
     width: input.width,
     height: input.height,
     legend: { show: true, live: true },
+    padding: [12, 28, 0, 4],
     cursor: { points: { show: false }, drag: { x: false, y: false } },
     select: { show: false, left: 0, top: 0, width: 0, height: 0 },
     scales: {
@@ -71,7 +74,7 @@ export function drawChart(target: HTMLElement, input: ChartInput): Chart {
       },
     ],
     series: [
-      { label: '', value: (_u, i) => (i == null ? '' : (input.labels[i] ?? '')) },
+      { label: input.periodName, value: (_u, i) => (i == null ? '' : (input.labels[i] ?? '')) },
       ...order.map((i) => {
         const s = input.series[i]!
         return {

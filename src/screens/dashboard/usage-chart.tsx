@@ -51,6 +51,7 @@ export function UsageChart({ summary, formatValue }: { summary: UsageSummary; fo
     const height = () => Math.max(160, ruler.current?.clientHeight || 288)
     const drawn = chart.drawChart(el, {
       labels: starts.map((s) => periodLabel(s, summary.granularity, lang)),
+      periodName: t('dashboard.period'),
       series: series.map((s, i) => ({ ...s, color: token(`--sl-color-${PALETTE[Math.min(i, PALETTE.length - 1)]}-500`) || '#0ea5e9' })),
       width: Math.max(200, el.clientWidth),
       height: height(),
@@ -76,7 +77,7 @@ export function UsageChart({ summary, formatValue }: { summary: UsageSummary; fo
       resize.disconnect()
       drawn.destroy()
     }
-  }, [chart, summary, locale, theme, formatValue])
+  }, [chart, summary, locale, theme, formatValue, t])
 
   return (
     <figure className="tg-dash__card tg-dash__chart" part="chart" aria-labelledby={titleId} data-chart={chart ? 'ready' : failed ? 'failed' : 'loading'}>
