@@ -2,6 +2,8 @@ import { defineConfig } from '@playwright/test'
 import { rmSync } from 'node:fs'
 
 const PORT = Number(process.env.E2E_PORT ?? 3199)
+/** the fake OpenAI-compatible upstream the e2e channels point at */
+export const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT ?? PORT - 9)
 const DATA_DIR = 'tests/e2e/.data'
 rmSync(DATA_DIR, { recursive: true, force: true })
 
@@ -32,7 +34,14 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'off',
   },
-  webServer: {
+  webServer: [
+    {
+      command: `node tests/fake-upstream.ts ${UPSTREAM_PORT}`,
+      port: UPSTREAM_PORT,
+      reuseExistingServer: false,
+      timeout: 15_000,
+    },
+    {
     command: 'node server/main.ts',
     url: `http://127.0.0.1:${PORT}/api/status`,
     reuseExistingServer: false,
@@ -44,6 +53,8 @@ export default defineConfig({
       SESSION_SECRET: 'e2e-secret',
       CRITICAL_RATE_LIMIT: '10000',
       API_RATE_LIMIT: '0',
+      E2E_UPSTREAM_URL: `http://127.0.0.1:${UPSTREAM_PORT}`,
     },
-  },
+    },
+  ],
 })
