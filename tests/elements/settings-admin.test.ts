@@ -7,6 +7,7 @@ import { expect } from '@esm-bundle/chai'
 import { sendKeys, setViewport } from '@web/test-runner-commands'
 import { createElement as h } from 'react'
 import { defineElement, ElementShell, type AdapterProps } from '../../elements/define.ts'
+import '../../elements/settings.ts'
 import { OperationTab } from '../../src/screens/settings/operation-tab.tsx'
 import { SystemTab } from '../../src/screens/settings/system-tab.tsx'
 import { OtherTab } from '../../src/screens/settings/other-tab.tsx'
@@ -604,5 +605,36 @@ describe('settings tabs: keyboard, small screens, dark mode, Chinese', () => {
     await fill(el, 'QuotaForInviter', '-5')
     await save(el, 'quota')
     await waitFor(() => toastTexts(el).some((m) => m.includes('必须是不小于 0 的整数')), 'the Chinese number message')
+  })
+})
+
+describe('settings tabs inside <tollgate-settings>', () => {
+  afterEach(done)
+
+  it('shows the three tabs to the super administrator and saves from them', async () => {
+    await asRoot()
+    const el = await mount('<tollgate-settings tab="system"></tollgate-settings>')
+    await waitFor(() => section(el, 'smtp'), 'the system tab')
+    puts()
+    await fill(el, 'SMTPPort', '465')
+    await waitFor(() => switchOf(el, 'SMTPSSLEnabled').checked, 'SSL switched on')
+    await save(el, 'smtp')
+    await waitForToast(el, 'saved')
+    expect(puts().map((p) => p.key)).to.deep.equal(['SMTPPort', 'SMTPSSLEnabled'])
+    $<HTMLElement>(el, '[data-tab-name="other"]')!.click()
+    await waitFor(() => section(el, 'notice'), 'the other tab')
+    await fillArea(el, 'Notice', '<i>hello</i>', false)
+    await waitFor(() => section(el, 'notice').querySelector('[data-preview-body] i')?.textContent === 'hello', 'the preview')
+    $<HTMLElement>(el, '[data-tab-name="operation"]')!.click()
+    await waitFor(() => section(el, 'ratios'), 'the operation tab')
+  })
+
+  it('keeps them from other users', async () => {
+    await registerAndSignIn()
+    const el = await mount('<tollgate-settings tab="operation"></tollgate-settings>')
+    await waitFor(() => $(el, '[data-screen="settings"]'), 'the settings screen')
+    await sleep(300)
+    expect($(el, '[data-section]')).to.equal(null)
+    expect($(el, '[data-tab-name="operation"]')).to.equal(null)
   })
 })
