@@ -139,7 +139,7 @@ export function CreatedCodesDialog({ created, onCopy, onClose }: { created: { na
     >
       {created && (
         <>
-          <p className="tg-admin__sub">{L('redemptions.createdBody')}</p>
+          <p className="tg-admin__note">{L('redemptions.createdBody')}</p>
           <textarea className="tg-copy__text tg-admin__codes" readOnly rows={Math.min(8, created.codes.length + 1)} value={created.codes.join('\n')} aria-label={L('redemptions.codes')}></textarea>
           <sl-button slot="footer" data-action="copy-codes" onClick={() => onCopy(created.codes.join('\n'))}>
             {L('redemptions.copyAll')}
