@@ -24,6 +24,7 @@ const libEntries: Record<string, string> = {
   'tollgate-redemptions': 'elements/redemptions.ts',
   'tollgate-settings': 'elements/settings.ts',
   'tollgate-topup': 'elements/topup.ts',
+  'tollgate-tasks': 'elements/tasks.ts',
 }
 
 const pages: Record<string, string> = {

@@ -16,6 +16,7 @@ export { TollgateUsers } from './users.ts'
 export { TollgateRedemptions } from './redemptions.ts'
 export { TollgateSettings } from './settings.ts'
 export { TollgateTopup } from './topup.ts'
+export { TollgateTasks } from './tasks.ts'
 export { configure, signIn, signOut } from './config.ts'
 export type { TollgateConfig, User, PublicStatus } from './config.ts'
 export type {

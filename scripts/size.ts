@@ -17,7 +17,7 @@ const LIB = 'dist/lib'
  * 140 kB of each; the console adds its shell and DOMPurify) plus about 3 %.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 253_000,
+  'tollgate.js': 255_000,
   'tollgate-config.js': 22_200,
   'tollgate-console.js': 194_900,
   'tollgate-login.js': 169_900,
@@ -32,6 +32,7 @@ const BUDGETS: Record<string, number> = {
   'tollgate-redemptions.js': 177_700,
   'tollgate-settings.js': 178_500,
   'tollgate-topup.js': 171_200,
+  'tollgate-tasks.js': 175_800,
 }
 
 /** Static import and re-export specifiers of an ES module (dynamic import() is left out). */

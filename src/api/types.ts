@@ -184,3 +184,41 @@ export interface Redemption {
 }
 
 export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const
+
+/**
+ * A task record of any provider kind (GET /api/mj/, /api/suno/, … and their /self). The provider
+ * task id arrives under the platform's own name (mj_id, suno_id, …).
+ */
+export interface TaskRecord {
+  id: number
+  created_at: number
+  channel_id?: number
+  user_id?: number
+  platform: string
+  sub_platform?: string
+  action: string
+  code: number
+  status: string
+  progress: string
+  url: string
+  image_url: string
+  audio_url: string
+  result: string
+  prompt: string
+  prompt_en: string
+  description?: string
+  fail_reason: string
+  title: string
+  text: string
+  /** milliseconds */
+  submit_time: number
+  start_time: number
+  finish_time: number
+  /** seconds queued and seconds until finished */
+  qtime: number
+  duration: number
+  video_duration: number
+  videoDuration?: number
+  data: unknown
+  [idName: string]: unknown
+}

@@ -1,9 +1,31 @@
-import { useT, type MessageKey } from '../../i18n/t.ts'
-import { LaterRelease } from '../../ui/later-release.tsx'
+import { useCallback, useMemo, useState } from 'react'
+import { useStore } from '@nanostores/react'
+import type { MessageKey } from '../../i18n/t.ts'
+import { useTaskLabels, type TaskLabel } from './tasks-labels.ts'
+import * as tasksApi from '../../api/tasks.ts'
+import type { TaskRecord } from '../../api/types.ts'
+import { $isAdmin, $session } from '../../stores/session.ts'
+import { $status } from '../../stores/status.ts'
+import { now } from '../../stores/clock.ts'
+import { useCopy } from '../../ui/copy-to-clipboard.tsx'
+import { EmptyState } from '../../ui/empty-state.tsx'
+import { LoadState } from '../../ui/load-state.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { Link } from '../../ui/navigation.tsx'
+import { usePagedList } from '../../ui/paged-list.ts'
+import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
+import listCss from '../../ui/list.css?inline'
+import { TaskFilters, type TaskDraft } from './task-filters.tsx'
+import { TaskTable } from './task-table.tsx'
+import { PromptDialog } from './prompt-dialog.tsx'
+import tasksCss from './tasks.css?inline'
 
-export type TaskKind = 'midjourney' | 'luma' | 'lumav2' | 'suno' | 'ideo' | 'viggle' | 'runway' | 'pika' | 'kling'
+export type TaskKind = tasksApi.TaskPlatform
 
-const TITLE: Record<TaskKind, MessageKey> = {
+/** Every task list, by its route name. */
+export const TASK_KINDS: readonly TaskKind[] = ['midjourney', 'suno', 'luma', 'lumav2', 'viggle', 'runway', 'pika', 'kling', 'ideo']
+
+const TITLE: Record<TaskKind, TaskLabel | MessageKey> = {
   midjourney: 'nav.drawing',
   luma: 'nav.luma',
   lumav2: 'nav.lumav2',
@@ -15,8 +37,119 @@ const TITLE: Record<TaskKind, MessageKey> = {
   kling: 'nav.kling',
 }
 
-/** A task list (/midjourney, /suno, …). Arrives in a later release; the console already routes here. */
+/** The name each list gives the provider task id (spec section 3). */
+export const ID_NAME: Record<TaskKind, string> = {
+  midjourney: 'mj_id',
+  suno: 'suno_id',
+  luma: 'luma_id',
+  lumav2: 'task_id',
+  viggle: 'viggle_id',
+  runway: 'runway_id',
+  pika: 'pika_id',
+  kling: 'kling_id',
+  ideo: 'ideo_id',
+}
+
+/** Default range of the task lists (spec section 9): 30 days back to 1 h ahead. */
+export const TASK_RANGE = { back: 30 * 24 * 3600, ahead: 3600 }
+
+function defaultDraft(): TaskDraft {
+  const t = Math.floor(now().getTime() / 1000)
+  return { mj_id: '', start: toLocalInput(t - TASK_RANGE.back), end: toLocalInput(t + TASK_RANGE.ahead), channel_id: '', platfrom: '' }
+}
+
+function toFilters(d: TaskDraft): tasksApi.TaskFilters {
+  const channel = Number(d.channel_id.trim())
+  return {
+    mj_id: d.mj_id.trim(),
+    start_timestamp: fromLocalInput(d.start) ?? 0,
+    end_timestamp: fromLocalInput(d.end) ?? 0,
+    channel_id: d.channel_id.trim() && Number.isInteger(channel) && channel >= 0 ? channel : '',
+    platfrom: d.platfrom.trim(),
+  }
+}
+
+/**
+ * A task list (/midjourney, /suno, …): filters, the table with status and action labels,
+ * duration colours, previews, failure reasons and the prompt dialog, loaded page by page.
+ * Administrators (role >= 10) read everyone's tasks with the channel filter and columns.
+ */
 export function TasksScreen({ kind }: { kind: TaskKind }) {
-  const t = useT()
-  return <LaterRelease screen={t(TITLE[kind])} />
+  const t = useTaskLabels()
+  const user = useStore($session)
+  const admin = useStore($isAdmin)
+  const status = useStore($status)
+  const [draft, setDraft] = useState<TaskDraft>(defaultDraft)
+  const [applied, setApplied] = useState<tasksApi.TaskFilters>(() => toFilters(draft))
+  const [generation, setGeneration] = useState(0)
+  const [prompt, setPrompt] = useState<TaskRecord | null>(null)
+  const { copy, fallback } = useCopy()
+
+  const key = useMemo(() => JSON.stringify({ kind, applied, admin, user: user?.id ?? 0, generation }), [kind, applied, admin, user?.id, generation])
+  const fetchPage = useCallback((p: number) => tasksApi.list(kind, admin, applied, p), [kind, admin, applied])
+  const list = usePagedList<TaskRecord>(fetchPage, tasksApi.TASK_PAGE_SIZE, key)
+
+  if (!user) {
+    return (
+      <div className="tg-screen" data-screen="tasks">
+        <style>{listCss + tasksCss}</style>
+        <EmptyState icon="shield-lock" title={t('tasks.signInFirst')} action={<Link to="/login" className="tg-button tg-button--primary">{t('top.login')}</Link>} />
+      </div>
+    )
+  }
+
+  const search = () => {
+    setApplied(toFilters(draft))
+    setGeneration((g) => g + 1)
+  }
+
+  return (
+    <div className="tg-screen" data-screen="tasks" data-platform={kind} data-mode={admin ? 'admin' : 'user'}>
+      <style>{listCss + tasksCss}</style>
+      <PageHeader title={t(TITLE[kind])} description={admin ? t('tasks.descriptionAdmin') : t('tasks.description')} />
+      {admin && kind === 'midjourney' && status && !status.mj_notify_enabled && (
+        <sl-alert variant="warning" open data-notice="mj-callback">
+          <sl-icon slot="icon" name="exclamation-triangle"></sl-icon>
+          {t('tasks.mjNotice')}
+        </sl-alert>
+      )}
+      <TaskFilters
+        admin={admin}
+        pika={kind === 'pika'}
+        draft={draft}
+        onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))}
+        onSubmit={search}
+        busy={list.load.state === 'loading' || (list.load.state === 'ready' && !!list.load.refreshing)}
+      />
+      <LoadState
+        load={list.load}
+        onRetry={list.reload}
+        skeletonRows={5}
+        isEmpty={(rows) => rows.length === 0}
+        empty={
+          <EmptyState icon="hourglass-split" title={t('tasks.empty.title')}>
+            {t('tasks.empty.body')}
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <>
+            <TaskTable platform={kind} idName={ID_NAME[kind]} tasks={rows} admin={admin} onPrompt={setPrompt} onCopy={(text) => void copy(text)} />
+            <div className="tg-list-footer">
+              <span className="tg-muted tg-small" data-row-count={rows.length}>
+                {t('tasks.shown', { n: rows.length })}
+              </span>
+              {list.hasMore && (
+                <sl-button size="small" onClick={list.more} loading={list.loadingMore} data-action="load-more">
+                  {t('tasks.loadMore')}
+                </sl-button>
+              )}
+            </div>
+          </>
+        )}
+      </LoadState>
+      <PromptDialog task={prompt} onClose={() => setPrompt(null)} onCopy={(text) => void copy(text)} />
+      {fallback}
+    </div>
+  )
 }
