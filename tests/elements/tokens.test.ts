@@ -666,6 +666,10 @@ describe('<tollgate-tokens> keyboard, small screens, dark mode and Chinese', () 
     expect($(el, '.tg-root')!.classList.contains('sl-theme-dark')).to.equal(true)
     const [r, g, b] = getComputedStyle($(el, '.tg-table-wrap')!).backgroundColor.match(/\d+/g)!.map(Number)
     expect(r! + g! + b!).to.be.below(200)
+    // used alone on a (light) host page, the element paints its own dark background
+    const root = getComputedStyle($(el, '.tg-root')!).backgroundColor
+    expect(root).to.not.equal('rgba(0, 0, 0, 0)')
+    expect(root.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0)).to.be.below(200)
   })
 
   it('speaks Simplified Chinese', async () => {
