@@ -183,7 +183,11 @@ export async function cleanup(): Promise<void> {
   $session.set(null)
   $status.set(null)
   $toasts.set([])
-  $prefs.set({ ...$prefs.get(), theme: 'light', locale: 'en', 'sidebar-collapsed': undefined })
+  // setKey, not set({...get()}): $prefs shares the 'tollgate:' prefix with the stored user and
+  // status, and writing the whole map back would restore them after localStorage.clear().
+  $prefs.setKey('theme', 'light')
+  $prefs.setKey('locale', 'en')
+  $prefs.setKey('sidebar-collapsed', undefined)
   $config.set({ apiBase: '' })
   setClock(null)
   history.replaceState(null, '', START_URL)
