@@ -111,7 +111,12 @@ describe('<tollgate-users> list', () => {
     expect([state(newest.id), state(banned.id), state(cancelled.id)]).to.deep.equal(['activated', 'banned', 'cancelled'])
     await click($(el, '[data-action="load-more"]'))
     await waitFor(() => $$(el, 'tbody tr').length > 10, 'the next page')
-    await waitFor(() => rowOf(el, 1), 'the root row')
+    const more = $$(el, 'tbody tr').map((r) => Number(r.dataset.id))
+    expect(new Set(more).size).to.equal(more.length)
+    expect(more.slice(10).every((id) => id < ids[9]!)).to.equal(true)
+    await setField($(el, 'form[data-form="search"]')!, 'keyword', 'root')
+    await click($(el, '[data-action="search"]'))
+    await waitFor(() => rowOf(el, 1) && !$(el, '[data-action="load-more"]'), 'the root row')
     expect(role(1)).to.equal('Super administrator')
   })
 
