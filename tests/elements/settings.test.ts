@@ -422,3 +422,28 @@ describe('<tollgate-settings> tabs', () => {
     await waitFor(() => $(el, '[data-card="profile"]'), 'the personal tab')
   })
 })
+
+describe('<tollgate-console> at /setting', () => {
+  afterEach(cleanup)
+
+  it('deleting the account inside the console emits tollgate-logout from the console', async () => {
+    const { username } = await user()
+    const nav = stayOnPage()
+    const events = recordEvents('tollgate-logout')
+    try {
+      goTo('/setting')
+      const el = await mount('<tollgate-console></tollgate-console>')
+      const button = await waitFor(() => action(el, 'delete-account'), 'the personal tab inside the console')
+      button.click()
+      const d = await waitFor(() => dialog(el, 'delete'))
+      await type(d, 'confirm-username', username)
+      await submitDialog(d)
+      await waitForToast(el, 'account deleted')
+      await waitFor(() => events.events.length === 1, 'tollgate-logout from the console')
+      expect($session.get()).to.equal(null)
+    } finally {
+      nav.stop()
+      events.stop()
+    }
+  })
+})

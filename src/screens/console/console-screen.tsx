@@ -114,7 +114,7 @@ export function ConsoleScreen({ noFooter = false, onLogin, onLogout }: ConsoleSc
   if (!match) content = <NotFound />
   else if (guarded && !user) content = null
   else if (match.route.access === 'admin' && !isAdmin) content = <Forbidden />
-  else content = match.route.render({ params: match.params, query: route.query, onLogin: (u) => onLogin?.(u) })
+  else content = match.route.render({ params: match.params, query: route.query, onLogin: (u) => onLogin?.(u), onLogout: () => onLogout?.() })
 
   return (
     <div className={`tg-console${collapsed ? ' tg-console--collapsed' : ''}${small ? ' tg-console--small' : ''}`}>

@@ -20,7 +20,7 @@ const TokensScreen = screen(() => import('../tokens/tokens-screen.tsx'), 'Tokens
 const ChannelsScreen = screen<{ edit?: number | 'new' | null; routed?: boolean }>(() => import('../channels/channels-screen.tsx'), 'ChannelsScreen')
 const RedemptionsScreen = screen(() => import('../redemptions/redemptions-screen.tsx'), 'RedemptionsScreen')
 const UsersScreen = screen<{ edit?: number | 'new' | null; routed?: boolean }>(() => import('../users/users-screen.tsx'), 'UsersScreen')
-const SettingsScreen = screen<{ tab?: string }>(() => import('../settings/settings-screen.tsx'), 'SettingsScreen')
+const SettingsScreen = screen<{ tab?: string; onLogout?: () => void }>(() => import('../settings/settings-screen.tsx'), 'SettingsScreen')
 const WalletScreen = screen(() => import('../wallet/wallet-screen.tsx'), 'WalletScreen')
 const LogsScreen = screen(() => import('../logs/logs-screen.tsx'), 'LogsScreen')
 const DashboardScreen = screen(() => import('../dashboard/dashboard-screen.tsx'), 'DashboardScreen')
@@ -33,6 +33,8 @@ export interface RouteContext {
   params: Record<string, string>
   query: URLSearchParams
   onLogin: (user: User) => void
+  /** the user signed out from inside a screen (account deletion) */
+  onLogout: () => void
 }
 
 export interface RouteDef {
@@ -66,7 +68,7 @@ export const ROUTES: readonly RouteDef[] = [
   { pattern: '/user/edit/:id', title: 'nav.userEdit', access: 'admin', render: (ctx) => <UsersScreen routed edit={id(ctx)} /> },
   { pattern: '/user/edit', title: 'nav.userAdd', access: 'admin', render: () => <UsersScreen routed edit="new" /> },
   { pattern: '/user/add', title: 'nav.userAdd', access: 'admin', render: () => <UsersScreen routed edit="new" /> },
-  { pattern: '/setting', title: 'nav.setting', access: 'user', render: (ctx) => <SettingsScreen tab={ctx.query.get('tab') ?? undefined} /> },
+  { pattern: '/setting', title: 'nav.setting', access: 'user', render: (ctx) => <SettingsScreen tab={ctx.query.get('tab') ?? undefined} onLogout={ctx.onLogout} /> },
   { pattern: '/topup', title: 'nav.wallet', access: 'user', render: () => <WalletScreen /> },
   { pattern: '/log', title: 'nav.log', access: 'user', render: () => <LogsScreen /> },
   { pattern: '/detail', title: 'nav.detail', access: 'user', render: () => <DashboardScreen /> },
