@@ -649,6 +649,18 @@ describe('<tollgate-channels> drawer', () => {
     expect(field(el, 'groups').value).to.deep.equal(['default'])
   })
 
+  it('keeps the form in the drawer while it slides out, then drops it', async () => {
+    const el = await mountChannels()
+    await openAdd(el)
+    await setField(el, 'name', 'half-typed')
+    await click(action(drawerOf(el), 'close'))
+    expect(drawerOf(el).open).to.equal(false)
+    expect(drawerOf(el).querySelector('form[data-form="channel"]'), 'the form while sliding out').to.not.equal(null)
+    await waitFor(() => !drawerOf(el).querySelector('form[data-form="channel"]'), 'the form to go once hidden')
+    await openAdd(el)
+    expect(field(el, 'name').value).to.equal('')
+  })
+
   it('opens and closes with the keyboard', async () => {
     const el = await mountChannels()
     const add = $<Control>(el, '[data-action="add"]')!

@@ -200,6 +200,21 @@ export function AdminGate({ children }: { children: ReactNode }) {
   return <>{children}</>
 }
 
+/**
+ * What a drawer shows: the value it was opened with, kept while it slides out after closing (so
+ * the form does not vanish mid-animation) and dropped once it is hidden.
+ */
+export function useLingering<T>(value: T | null): { shown: T | null; onAfterHide: (e: Event) => void } {
+  const [shown, setShown] = useState<T | null>(value)
+  const current = useRef(value)
+  current.current = value
+  if (value !== null && value !== shown) setShown(value)
+  const onAfterHide = useCallback((e: Event) => {
+    if (e.target === e.currentTarget && current.current === null) setShown(null)
+  }, [])
+  return { shown: value ?? shown, onAfterHide }
+}
+
 /** A unix time in seconds as the console shows it; '-' for 0. */
 export function timeText(seconds: number, locale: string): string {
   if (!seconds) return '-'

@@ -8,7 +8,7 @@ import { $status } from '../../stores/status.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
 import { formatQuota } from '../../ui/format.ts'
-import { timeText } from './admin-list.tsx'
+import { timeText, useLingering } from './admin-list.tsx'
 import { channelBody, emptyForm, formFromChannel, PRIORITY_MIN, WEIGHT_MIN, type ChannelForm, addModels } from './channel-form.ts'
 import {
   CHANNEL_TYPE_ORDER,
@@ -44,9 +44,10 @@ const checkedOf = (e: Event) => (e.target as HTMLInputElement).checked
 /** The add/edit drawer of a channel (routes /channel/add and /channel/edit/{id}). */
 export function ChannelDrawer({ editing, groups, onClose, onSaved }: ChannelDrawerProps) {
   const t = useT()
+  const { shown, onAfterHide } = useLingering(editing)
   return (
     <sl-drawer
-      label={editing === 'new' ? t('nav.channelAdd') : t('nav.channelEdit')}
+      label={shown === 'new' ? t('nav.channelAdd') : t('nav.channelEdit')}
       open={editing !== null}
       className="tg-admin__drawer"
       part="drawer"
@@ -54,8 +55,9 @@ export function ChannelDrawer({ editing, groups, onClose, onSaved }: ChannelDraw
       onsl-request-close={(e: Event) => {
         if (e.target === e.currentTarget) onClose()
       }}
+      onsl-after-hide={onAfterHide}
     >
-      {editing !== null && <ChannelEditor key={String(editing)} editing={editing} groups={groups} onClose={onClose} onSaved={onSaved} />}
+      {shown !== null && <ChannelEditor key={String(shown)} editing={shown} groups={groups} onClose={onClose} onSaved={onSaved} />}
     </sl-drawer>
   )
 }

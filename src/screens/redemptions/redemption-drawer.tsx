@@ -7,6 +7,7 @@ import { $status } from '../../stores/status.ts'
 import { toast } from '../../stores/toasts.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { useLabels } from '../channels/admin-labels.ts'
+import { useLingering } from '../channels/admin-list.tsx'
 import { codesFile, createBody, DEFAULT_REDEMPTION, int, QUOTA_PRESETS, type RedemptionForm } from './redemption-form.ts'
 
 export interface RedemptionDrawerProps {
@@ -22,9 +23,10 @@ const valueOf = (e: Event) => (e.target as HTMLInputElement).value ?? ''
 /** Create (name, quota, count) or edit (name, quota) a redemption code. */
 export function RedemptionDrawer({ editing, onClose, onSaved }: RedemptionDrawerProps) {
   const L = useLabels()
+  const { shown, onAfterHide } = useLingering(editing)
   return (
     <sl-drawer
-      label={editing === 'new' ? L('redemptions.addTitle') : L('redemptions.editTitle')}
+      label={shown === 'new' ? L('redemptions.addTitle') : L('redemptions.editTitle')}
       open={editing !== null}
       className="tg-admin__drawer"
       part="drawer"
@@ -32,8 +34,9 @@ export function RedemptionDrawer({ editing, onClose, onSaved }: RedemptionDrawer
       onsl-request-close={(e: Event) => {
         if (e.target === e.currentTarget) onClose()
       }}
+      onsl-after-hide={onAfterHide}
     >
-      {editing !== null && <RedemptionEditor key={editing === 'new' ? 'new' : editing.id} editing={editing} onClose={onClose} onSaved={onSaved} />}
+      {shown !== null && <RedemptionEditor key={shown === 'new' ? 'new' : shown.id} editing={shown} onClose={onClose} onSaved={onSaved} />}
     </sl-drawer>
   )
 }

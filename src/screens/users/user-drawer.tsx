@@ -9,6 +9,7 @@ import { FormMessage } from '../../ui/auth-card.tsx'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
 import { formatQuota } from '../../ui/format.ts'
 import { useLabels } from '../channels/admin-labels.ts'
+import { useLingering } from '../channels/admin-list.tsx'
 import { addQuota, formFromUser, newUserBody, userChanges, type UserForm } from './user-form.ts'
 
 export type UserEditing = number | 'new'
@@ -27,9 +28,10 @@ const valueOf = (e: Event) => (e.target as HTMLInputElement).value ?? ''
 /** The add drawer (/user/add, /user/edit) and the edit drawer (/user/edit/{id}). */
 export function UserDrawer({ editing, groups, onClose, onSaved }: UserDrawerProps) {
   const t = useT()
+  const { shown, onAfterHide } = useLingering(editing)
   return (
     <sl-drawer
-      label={editing === 'new' ? t('nav.userAdd') : t('nav.userEdit')}
+      label={shown === 'new' ? t('nav.userAdd') : t('nav.userEdit')}
       open={editing !== null}
       className="tg-admin__drawer"
       part="drawer"
@@ -37,9 +39,10 @@ export function UserDrawer({ editing, groups, onClose, onSaved }: UserDrawerProp
       onsl-request-close={(e: Event) => {
         if (e.target === e.currentTarget) onClose()
       }}
+      onsl-after-hide={onAfterHide}
     >
-      {editing === 'new' && <AddUserForm key="new" onClose={onClose} onSaved={onSaved} />}
-      {typeof editing === 'number' && <EditUser key={editing} id={editing} groups={groups} onClose={onClose} onSaved={onSaved} />}
+      {shown === 'new' && <AddUserForm key="new" onClose={onClose} onSaved={onSaved} />}
+      {typeof shown === 'number' && <EditUser key={shown} id={shown} groups={groups} onClose={onClose} onSaved={onSaved} />}
     </sl-drawer>
   )
 }
