@@ -5,7 +5,7 @@
  * concurrency 10 and 50. Prints requests/s, p50/p99, the latency Tollgate adds, stream
  * time-to-first-byte overhead, and the ratio Tollgate/direct.
  *
- *   node tests/bench/relay-bench.ts [seconds per case, default 2.5] [rounds, default 3]
+ *   node tests/bench/relay-bench.ts [seconds per case, default 2] [rounds, default 3]
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -180,7 +180,7 @@ const fmt = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '-')
 const pad = (s: string, n: number) => s.padStart(n)
 
 async function main() {
-  const seconds = Number(process.argv[2] ?? 2.5)
+  const seconds = Number(process.argv[2] ?? 2)
   const rounds = Number(process.argv[3] ?? 3)
   const warmup = 0.5
   const self = join(here, 'relay-bench.ts')
@@ -201,7 +201,7 @@ async function main() {
   console.log(`fake upstream, Tollgate (SQLite, metering + logging on) and this load generator share the machine; load average at start ${load0.toFixed(2)}\n`)
 
   const cases: Array<{ stream: boolean; concurrency: number }> = []
-  for (const stream of [false, true]) for (const concurrency of [10, 50]) cases.push({ stream, concurrency })
+  for (const stream of [false, true]) for (const concurrency of [1, 10, 50]) cases.push({ stream, concurrency })
   const runs = new Map<string, Result[]>()
   for (let round = 0; round < rounds; round++) {
     for (const { stream, concurrency } of cases) {
@@ -258,6 +258,14 @@ async function main() {
   console.log(
     `\nmetering: ${stats[1]} consumption logs written, request_count ${stats[2]}, used_quota ${stats[3]} ` +
       `(${served} requests measured through Tollgate, plus warm-ups); Tollgate RSS ${fmt(Number(stats[4]) / 1048576, 0)} MB; load average at end ${loadavg()[0].toFixed(2)}`,
+  )
+  const c1 = results.find((r) => r.target === 'tollgate' && !r.stream && r.concurrency === 1)!
+  const c1d = results.find((r) => r.target === 'direct' && !r.stream && r.concurrency === 1)!
+  const s1 = results.find((r) => r.target === 'tollgate' && r.stream && r.concurrency === 1)!
+  const s1d = results.find((r) => r.target === 'direct' && r.stream && r.concurrency === 1)!
+  console.log(
+    `overhead alone (concurrency 1): added p50 ${fmt(c1.p50 - c1d.p50)} ms, p99 ${fmt(c1.p99 - c1d.p99)} ms; stream TTFB added p50 ${fmt(s1.ttfb50 - s1d.ttfb50)} ms; ` +
+      `Tollgate CPU ${fmt(c1.cpu, 0)} us per request`,
   )
   const c10 = results.find((r) => r.target === 'tollgate' && !r.stream && r.concurrency === 10)!
   const c10d = results.find((r) => r.target === 'direct' && !r.stream && r.concurrency === 10)!
