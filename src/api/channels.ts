@@ -79,6 +79,20 @@ export async function fix(): Promise<number> {
   return Number((await post<number>('/api/channel/fix')).data ?? 0)
 }
 
+export type AccountCheck = 'check_viggle' | 'check_suno'
+
+export interface AccountCheckResult {
+  checked: number
+  enabled: number
+  disabled: number
+  failed: Array<{ id: number; name: string; reason: string }>
+}
+
+/** POST /api/channel/dooy: checks the upstream accounts of the enabled Viggle (45) or Suno (41) channels. */
+export async function checkAccounts(act: AccountCheck): Promise<AccountCheckResult> {
+  return (await post<AccountCheckResult>('/api/channel/dooy', { act, type: act === 'check_viggle' ? 45 : 41, status: 1 })).data
+}
+
 /** GET /api/channel/fetch_models/{id}: the server asks the channel's upstream. */
 export async function fetchModels(id: number): Promise<string[]> {
   return (await get<string[]>(`/api/channel/fetch_models/${id}`)).data ?? []

@@ -338,6 +338,22 @@ describe('<tollgate-channels> list', () => {
     expect((await readChannel(c.id)).success).to.equal(true)
   })
 
+  it('checks the Viggle and Suno accounts and disables the channels whose check fails', async () => {
+    // the fake upstream answers neither /viggle/template2/tag nor /api/get_limit: both checks fail
+    const viggle = await newChannel({ type: 45, models: 'vg_generate' })
+    const suno = await newChannel({ type: 41, models: 'suno_music' })
+    const el = await mountChannels()
+    await waitRow(el, suno.id)
+    await click($(el, '[data-action="check-viggle"]'))
+    await waitFor(() => toastTexts(el).some((m) => /^\d+ channels checked: [1-9]\d* disabled, \d+ enabled again$/.test(m)), 'the Viggle result')
+    await waitFor(() => rowOf(el, viggle.id)?.dataset.status === '3', 'the disabled Viggle channel')
+    expect((await readChannel(viggle.id)).data.status).to.equal(3)
+    expect((await readChannel(suno.id)).data.status).to.equal(1)
+    await click($(el, '[data-action="check-suno"]'))
+    await waitFor(() => rowOf(el, suno.id)?.dataset.status === '3', 'the disabled Suno channel')
+    expect((await readChannel(suno.id)).data.status).to.equal(3)
+  })
+
   it('fixes the abilities of every channel', async () => {
     await newChannel()
     const el = await mountChannels()

@@ -221,6 +221,10 @@ const en = {
   'redemptions.codes': 'The new codes',
   'redemptions.copyAll': 'Copy all',
   'redemptions.download': 'Download {file}',
+  'channels.checkViggle': 'Check Viggle accounts',
+  'channels.checkSuno': 'Check Suno accounts',
+  'channels.checked': '{checked} channels checked: {disabled} disabled, {enabled} enabled again',
+  'channels.moreTools': 'More tools',
 }
 
 export type LabelKey = keyof typeof en
@@ -438,6 +442,10 @@ const zh: Record<LabelKey, string> = {
   'redemptions.codes': '新兑换码',
   'redemptions.copyAll': '全部复制',
   'redemptions.download': '下载 {file}',
+  'channels.checkViggle': '检查 Viggle 账号',
+  'channels.checkSuno': '检查 Suno 账号',
+  'channels.checked': '已检查 {checked} 个渠道：禁用 {disabled} 个，重新启用 {enabled} 个',
+  'channels.moreTools': '更多工具',
 }
 
 export const ADMIN_LABELS: Readonly<Record<Locale, Readonly<Record<LabelKey, string>>>> = { en, zh }

@@ -204,6 +204,14 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
     })
   }
 
+  async function checkAccounts(act: channelsApi.AccountCheck) {
+    await withPending(`all:${act}`, async () => {
+      const r = await channelsApi.checkAccounts(act)
+      toast.info(L('channels.checked', { checked: r.checked, disabled: r.disabled, enabled: r.enabled }))
+      await reload()
+    })
+  }
+
   async function fix() {
     await withPending('all:fix', async () => {
       const n = await channelsApi.fix()
@@ -256,13 +264,35 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
         <sl-button size="small" data-action="update-all-balances" loading={pending.has('all:balance')} onClick={() => void updateAllBalances()}>
           {L('channels.updateAllBalances')}
         </sl-button>
-        <sl-button size="small" data-action="delete-disabled" loading={pending.has('all:disabled')} onClick={() => void deleteDisabled()}>
-          {L('channels.deleteDisabled')}
-        </sl-button>
-        <sl-button size="small" data-action="fix" loading={pending.has('all:fix')} onClick={() => void fix()}>
-          <sl-icon slot="prefix" name="wrench-adjustable"></sl-icon>
-          {L('channels.fix')}
-        </sl-button>
+        <sl-dropdown hoist placement="bottom-end">
+          <sl-button slot="trigger" size="small" caret data-action="more-tools" loading={[...pending].some((p) => p.startsWith('all:') && p !== 'all:batch' && p !== 'all:balance')}>
+            {L('channels.moreTools')}
+          </sl-button>
+          <sl-menu
+            onsl-select={(e: CustomEvent<{ item: { value: string } }>) => {
+              const tool = e.detail.item.value
+              if (tool === 'delete-disabled') void deleteDisabled()
+              if (tool === 'check-viggle') void checkAccounts('check_viggle')
+              if (tool === 'check-suno') void checkAccounts('check_suno')
+              if (tool === 'fix') void fix()
+            }}
+          >
+            <sl-menu-item value="delete-disabled" data-action="delete-disabled">
+              <sl-icon slot="prefix" name="trash3"></sl-icon>
+              {L('channels.deleteDisabled')}
+            </sl-menu-item>
+            <sl-menu-item value="check-viggle" data-action="check-viggle">
+              {L('channels.checkViggle')}
+            </sl-menu-item>
+            <sl-menu-item value="check-suno" data-action="check-suno">
+              {L('channels.checkSuno')}
+            </sl-menu-item>
+            <sl-menu-item value="fix" data-action="fix">
+              <sl-icon slot="prefix" name="wrench-adjustable"></sl-icon>
+              {L('channels.fix')}
+            </sl-menu-item>
+          </sl-menu>
+        </sl-dropdown>
       </div>
       <LoadState
         load={list.load}

@@ -124,7 +124,7 @@ export function ChannelsTable({ rows, selection, actions, pending }: { rows: Cha
                     >
                       {balanceText(c.balance ?? 0)}
                     </sl-button>
-                    <span className="tg-admin__sub" title={L('channels.col.usedQuota')}>
+                    <span className="tg-admin__sub tg-admin__nowrap" title={L('channels.col.usedQuota')}>
                       {L('channels.used', { quota: formatQuota(c.used_quota ?? 0, status) })}
                     </span>
                   </div>
