@@ -20,6 +20,7 @@ export const en = {
   'error.badResponse': 'the server sent an unexpected answer',
   'error.requestFailed': 'request failed',
   'error.title': 'Something went wrong',
+  'error.screenFailed': 'This page could not be loaded. The console may have been updated: reload to get the new version.',
   'status.loadFailed': 'cannot connect to the server normally',
 
   'copy.done': 'copied to clipboard',

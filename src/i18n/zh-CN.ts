@@ -19,6 +19,7 @@ export const zhCN: Record<MessageKey, string> = {
   'error.badResponse': '服务器返回了无法识别的内容',
   'error.requestFailed': '请求失败',
   'error.title': '出错了',
+  'error.screenFailed': '此页面无法加载。控制台可能已更新，请重新加载以获取新版本。',
   'status.loadFailed': '无法正常连接至服务器',
 
   'copy.done': '已复制到剪贴板',

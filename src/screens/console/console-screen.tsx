@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useRef, useState } from 'react'
 import { useStore } from '@nanostores/react'
 import { useT } from '../../i18n/t.ts'
+import { ScreenBoundary } from '../../ui/screen-boundary.tsx'
 import { endSession, refreshUser } from '../../stores/account.ts'
 import type { User } from '../../api/types.ts'
 import { $route, attachRouter } from '../../stores/route.ts'
@@ -144,7 +145,9 @@ export function ConsoleScreen({ noFooter = false, onLogin, onLogout }: ConsoleSc
         </sl-drawer>
       )}
       <main className={`tg-content${match?.route.bare ? ' tg-content--bare' : ''}`} part="content" ref={main} tabIndex={-1} data-route={match?.route.pattern ?? 'not-found'}>
-        <Suspense fallback={<ScreenFallback />}>{content}</Suspense>
+        <ScreenBoundary resetKey={route.path}>
+          <Suspense fallback={<ScreenFallback />}>{content}</Suspense>
+        </ScreenBoundary>
       </main>
       {!noFooter && <Footer />}
     </div>
