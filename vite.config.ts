@@ -25,6 +25,7 @@ const libEntries: Record<string, string> = {
   'tollgate-settings': 'elements/settings.ts',
   'tollgate-topup': 'elements/topup.ts',
   'tollgate-tasks': 'elements/tasks.ts',
+  'tollgate-pricing': 'elements/pricing.ts',
 }
 
 const pages: Record<string, string> = {

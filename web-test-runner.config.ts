@@ -236,6 +236,11 @@ const serverCommands = {
         gateway.ctx.bus.emit('channels')
         return true
       }
+      case 'tg-set-group': {
+        await gateway.ctx.db.updateTable('users').set({ group: payload.group }).where('username', '=', payload.username).execute()
+        gateway.ctx.bus.emit('users')
+        return true
+      }
       default:
         return undefined
     }

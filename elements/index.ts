@@ -17,6 +17,7 @@ export { TollgateRedemptions } from './redemptions.ts'
 export { TollgateSettings } from './settings.ts'
 export { TollgateTopup } from './topup.ts'
 export { TollgateTasks } from './tasks.ts'
+export { TollgatePricing } from './pricing.ts'
 export { configure, signIn, signOut } from './config.ts'
 export type { TollgateConfig, User, PublicStatus } from './config.ts'
 export type {

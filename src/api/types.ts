@@ -86,6 +86,19 @@ export interface Token {
   model_limits: string
 }
 
+/** One model of GET /api/pricing. */
+export interface PricingEntry {
+  model_name: string
+  /** the caller's group can use the model */
+  available: boolean
+  /** 1 per call (model_price), 0 per usage (model_ratio) */
+  quota_type: number
+  model_ratio: number
+  completion_ratio: number
+  /** dollars per call; -1 when billed per usage */
+  model_price: number
+}
+
 /** GET /api/option/: one option, all values strings (secrets come back as ''). */
 export interface OptionEntry {
   key: string

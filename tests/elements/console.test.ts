@@ -132,7 +132,7 @@ describe('<tollgate-console> routes', () => {
 
   it('lets a visitor open the public routes', async () => {
     const el = await consoleAt('/pricing')
-    await waitForText(el, 'Model pricing: this screen arrives in a later release')
+    await waitFor(() => $(el, '[data-screen="pricing"]'), 'the pricing screen')
     expect(location.pathname).to.equal('/pricing')
   })
 
@@ -159,12 +159,12 @@ describe('<tollgate-console> routes', () => {
     const el = await consoleAt('/')
     ;(await waitFor(() => $<HTMLAnchorElement>(el, '[data-nav="pricing"]'))).click()
     await waitFor(() => location.pathname === '/pricing')
-    await waitForText(el, 'Model pricing: this screen arrives')
+    await waitFor(() => $(el, '[data-screen="pricing"]'), 'the pricing screen')
     ;($(el, '[data-nav="about"]') ?? $<HTMLAnchorElement>(el, 'a[href="/about"]'))!.click()
     await waitFor(() => location.pathname === '/about')
     history.back()
     await waitFor(() => location.pathname === '/pricing', 'back')
-    await waitForText(el, 'Model pricing: this screen arrives')
+    await waitFor(() => $(el, '[data-screen="pricing"]'), 'the pricing screen')
     history.forward()
     await waitFor(() => location.pathname === '/about', 'forward')
     await waitFor(() => $(el, 'main[part="content"]')!.getAttribute('data-route') === '/about')

@@ -1,8 +1,111 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useStore } from '@nanostores/react'
 import { useT } from '../../i18n/t.ts'
-import { LaterRelease } from '../../ui/later-release.tsx'
+import * as pricingApi from '../../api/pricing.ts'
+import { $session } from '../../stores/session.ts'
+import { useCopy } from '../../ui/copy-to-clipboard.tsx'
+import { EmptyState } from '../../ui/empty-state.tsx'
+import { LoadState, type Load } from '../../ui/load-state.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { PricingTable } from './pricing-table.tsx'
+import { filterPricing, type BillingFilter } from './pricing-rules.ts'
+import pricingCss from './pricing.css?inline'
 
-/** Model pricing (/pricing). Arrives in a later release; the console already routes here. */
+const valueOf = (e: Event) => (e.target as HTMLInputElement).value
+
+/**
+ * Model pricing (/pricing), public: signed out it prices for the default group, signed in for the
+ * user's own group. Search by name, filter by billing type and by availability.
+ */
 export function PricingScreen() {
   const t = useT()
-  return <LaterRelease screen={t('nav.pricing')} />
+  const user = useStore($session)
+  const { copy, fallback } = useCopy()
+  const [load, setLoad] = useState<Load<pricingApi.Pricing>>({ state: 'loading' })
+  const [text, setText] = useState('')
+  const [billing, setBilling] = useState<BillingFilter>('all')
+  const [availableOnly, setAvailableOnly] = useState(false)
+  const request = useRef(0)
+
+  const reload = useCallback(async () => {
+    const id = ++request.current
+    setLoad((l) => (l.state === 'ready' ? { ...l, refreshing: true } : { state: 'loading' }))
+    try {
+      const pricing = await pricingApi.load()
+      if (id === request.current) setLoad({ state: 'ready', data: pricing })
+    } catch (error) {
+      if (id === request.current) setLoad({ state: 'error', error: error as Error })
+    }
+  }, [])
+
+  // the group, and so the prices, change when someone signs in or out
+  const userId = user?.id ?? null
+  useEffect(() => {
+    void reload()
+  }, [reload, userId])
+
+  const shown = useMemo(() => (load.state === 'ready' ? filterPricing(load.data.models, { text, billing, availableOnly }) : []), [load, text, billing, availableOnly])
+
+  return (
+    <div className="tg-screen tg-pricing" data-screen="pricing">
+      <style>{pricingCss}</style>
+      <PageHeader
+        title={t('nav.pricing')}
+        description={
+          load.state === 'ready' ? (
+            <span data-group="">
+              {user ? t('pricing.groupSignedIn', { group: load.data.group, ratio: load.data.groupRatio }) : t('pricing.groupSignedOut', { group: load.data.group, ratio: load.data.groupRatio })}
+            </span>
+          ) : (
+            t('pricing.description')
+          )
+        }
+      />
+      <div className="tg-toolbar" role="search">
+        <sl-input
+          name="search"
+          size="small"
+          clearable
+          placeholder={t('pricing.search')}
+          aria-label={t('pricing.search')}
+          value={text}
+          onsl-input={(e: Event) => setText(valueOf(e))}
+          onsl-clear={() => setText('')}
+        >
+          <sl-icon slot="prefix" name="search"></sl-icon>
+        </sl-input>
+        <sl-select name="billing" size="small" aria-label={t('pricing.col.billing')} value={billing} onsl-change={(e: Event) => setBilling(valueOf(e) as BillingFilter)}>
+          <sl-option value="all">{t('pricing.allBilling')}</sl-option>
+          <sl-option value="usage">{t('pricing.perUsage')}</sl-option>
+          <sl-option value="call">{t('pricing.perCall')}</sl-option>
+        </sl-select>
+        <sl-switch name="available_only" size="small" checked={availableOnly} onsl-change={(e: Event) => setAvailableOnly((e.target as HTMLInputElement).checked)}>
+          {t('pricing.availableOnly')}
+        </sl-switch>
+      </div>
+      <LoadState
+        load={load}
+        onRetry={reload}
+        skeletonRows={6}
+        isEmpty={(data) => data.models.length === 0}
+        empty={
+          <EmptyState icon="tags" title={t('pricing.emptyTitle')}>
+            {t('pricing.emptyBody')}
+          </EmptyState>
+        }
+      >
+        {(data) =>
+          shown.length === 0 ? (
+            <EmptyState icon="search" title={t('pricing.noMatch')} />
+          ) : (
+            <div className="tg-table-wrap" aria-busy={load.state === 'ready' && !!load.refreshing}>
+              <PricingTable models={shown} groupRatio={data.groupRatio} onCopy={(name) => void copy(name)} />
+              <p className="tg-list-footer tg-muted">{t('pricing.count', { n: shown.length, total: data.models.length })}</p>
+            </div>
+          )
+        }
+      </LoadState>
+      {fallback}
+    </div>
+  )
 }

@@ -1,0 +1,84 @@
+import { useStore } from '@nanostores/react'
+import { useT } from '../../i18n/t.ts'
+import type { PricingEntry } from '../../api/types.ts'
+import { $status, DEFAULT_QUOTA_PER_UNIT } from '../../stores/status.ts'
+import { callPrice, completionPrice, formatUsd, inputPrice, isPerCall, quotaOf } from './pricing-rules.ts'
+
+/**
+ * The price list: whether the group can use each model, its billing type and its prices for the
+ * group (per 1M prompt and completion tokens, or per call), in dollars; sites that show quota
+ * rather than currency see the quota beside it.
+ */
+export function PricingTable({ models, groupRatio, onCopy }: { models: PricingEntry[]; groupRatio: number; onCopy: (name: string) => void }) {
+  const t = useT()
+  const status = useStore($status)
+  const showQuota = status ? !status.display_in_currency : false
+  const perUnit = status?.quota_per_unit || DEFAULT_QUOTA_PER_UNIT
+
+  const price = (dollars: number, unit: string, kind: string) => (
+    <span className="tg-price" data-price={kind}>
+      <strong>{formatUsd(dollars)}</strong> <span className="tg-price__unit">{unit}</span>
+      {showQuota && (
+        <span className="tg-price__quota" data-price-quota={kind}>
+          {t('pricing.quotaEquals', { quota: quotaOf(dollars, perUnit) })}
+        </span>
+      )}
+    </span>
+  )
+
+  return (
+    <table className="tg-table tg-pricing-table" part="table">
+      <thead>
+        <tr>
+          <th scope="col">{t('pricing.col.available')}</th>
+          <th scope="col">{t('pricing.col.model')}</th>
+          <th scope="col">{t('pricing.col.billing')}</th>
+          <th scope="col">{t('pricing.col.price')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {models.map((m) => {
+          const perCall = isPerCall(m)
+          return (
+            <tr key={m.model_name} className={m.available ? 'tg-row' : 'tg-row tg-row--unavailable'} data-model={m.model_name} data-available={String(m.available)}>
+              <td data-label={t('pricing.col.available')}>
+                <span className={m.available ? 'tg-flag tg-flag--yes' : 'tg-flag tg-flag--no'} data-flag="">
+                  <sl-icon name={m.available ? 'check-circle-fill' : 'x-circle'} aria-hidden="true"></sl-icon>
+                  {m.available ? t('pricing.available') : t('pricing.unavailable')}
+                </span>
+              </td>
+              <th scope="row" className="tg-pricing-table__model">
+                <code>{m.model_name}</code>
+                <sl-icon-button name="clipboard" label={t('pricing.copyName', { name: m.model_name })} data-action="copy-model" onClick={() => onCopy(m.model_name)}></sl-icon-button>
+              </th>
+              <td data-label={t('pricing.col.billing')}>
+                <sl-tag size="small" variant={perCall ? 'warning' : 'primary'} data-billing={perCall ? 'call' : 'usage'}>
+                  {perCall ? t('pricing.perCall') : t('pricing.perUsage')}
+                </sl-tag>
+              </td>
+              <td data-label={t('pricing.col.price')}>
+                <div className="tg-pricing-table__prices">
+                  {perCall ? (
+                    price(callPrice(m, groupRatio), t('pricing.unitCall'), 'call')
+                  ) : (
+                    <>
+                      <span className="tg-price__row">
+                        <span className="tg-price__label">{t('pricing.input')}</span>
+                        {price(inputPrice(m, groupRatio), t('pricing.unit1M'), 'input')}
+                      </span>
+                      <span className="tg-price__row">
+                        <span className="tg-price__label">{t('pricing.completion')}</span>
+                        {price(completionPrice(m, groupRatio), t('pricing.unit1M'), 'completion')}
+                      </span>
+                      <span className="tg-price__ratios">{t('pricing.ratios', { model: m.model_ratio, completion: m.completion_ratio })}</span>
+                    </>
+                  )}
+                </div>
+              </td>
+            </tr>
+          )
+        })}
+      </tbody>
+    </table>
+  )
+}
