@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts'
 import type { LogsTable } from '../db/schema.ts'
 import type { RelayState, TokenState, UserState } from './state.ts'
 import { TOKEN_STATUS } from './state.ts'
-import { writeBatch, type PlainBatch } from './sqlite-batch.ts'
+import { writeBatch, type Fresh, type PlainBatch } from './sqlite-batch.ts'
 import { SqliteWriter } from './sqlite-writer.ts'
 
 export type LogRow = Insertable<LogsTable> & {
@@ -300,25 +300,27 @@ export class Ledger {
     this.pending = emptyBatch()
     this.flushing = batch
     try {
+      let fresh: Fresh
       if (this.ctx.database.dialect === 'sqlite') {
         const plain = toPlain(batch)
-        if (this.writer) await this.writer.write(plain)
-        else this.writeSqliteHere(plain)
-      } else await this.writePostgres(batch)
+        fresh = this.writer ? await this.writer.write(plain) : this.writeSqliteHere(plain)
+      } else fresh = await this.writePostgres(batch)
       this.lastError = null
-      for (const [id, d] of batch.users) {
+      // the rows as they stand after this batch: our deltas plus whatever other instances (or the
+      // console) wrote meanwhile, so balances never lag more than one flush for active accounts
+      for (const [id, quota, used, count] of fresh.users) {
         const u = this.state.users.get(id)
         if (u) {
-          u.quota += d.quota
-          u.used += d.used
-          u.count += d.count
+          u.quota = quota
+          u.used = used
+          u.count = count
         }
       }
-      for (const [id, d] of batch.tokens) {
+      for (const [id, remain, used] of fresh.tokens) {
         const t = this.state.tokensById.get(id)
         if (t) {
-          t.remain += d.remain
-          t.used += d.used
+          t.remain = remain
+          t.used = used
         }
       }
     } catch (err) {
@@ -376,14 +378,15 @@ export class Ledger {
    * Kysely shares this connection without a lock; if one of its transactions is open right now
    * (between two awaits of another route), retry shortly rather than join it.
    */
-  private writeSqliteHere(b: PlainBatch): void {
+  private writeSqliteHere(b: PlainBatch): Fresh {
     const db = this.ctx.database.sqlite!
     if (db.isTransaction) throw new Busy()
-    writeBatch(db, b)
+    return writeBatch(db, b)
   }
 
-  private async writePostgres(b: Batch): Promise<void> {
+  private async writePostgres(b: Batch): Promise<Fresh> {
     const now = Math.floor(Date.now() / 1000)
+    const fresh: Fresh = { users: [], tokens: [] }
     await this.ctx.db.transaction().execute(async (trx) => {
       // log rows as one parameterised statement per 400 rows, built as text: a query builder
       // would spend milliseconds of the event loop on thousands of value nodes
@@ -402,14 +405,18 @@ export class Ledger {
       const users = [...b.users].sort((x, y) => x[0] - y[0])
       for (let i = 0; i < users.length; i += 500) {
         const values = sql.join(users.slice(i, i + 500).map(([id, d]) => sql`(${id}::bigint, ${d.quota}::bigint, ${d.used}::bigint, ${d.count}::bigint)`))
-        await sql`UPDATE users AS u SET quota = u.quota + v.q, used_quota = u.used_quota + v.uq, request_count = u.request_count + v.c
-          FROM (VALUES ${values}) AS v(id, q, uq, c) WHERE u.id = v.id`.execute(trx)
+        const r = await sql<{ id: number; quota: number; used_quota: number; request_count: number }>`UPDATE users AS u
+          SET quota = u.quota + v.q, used_quota = u.used_quota + v.uq, request_count = u.request_count + v.c
+          FROM (VALUES ${values}) AS v(id, q, uq, c) WHERE u.id = v.id RETURNING u.id, u.quota, u.used_quota, u.request_count`.execute(trx)
+        for (const row of r.rows) fresh.users.push([Number(row.id), Number(row.quota), Number(row.used_quota), Number(row.request_count)])
       }
       const tokens = [...b.tokens].sort((x, y) => x[0] - y[0])
       for (let i = 0; i < tokens.length; i += 500) {
         const values = sql.join(tokens.slice(i, i + 500).map(([id, d]) => sql`(${id}::bigint, ${d.remain}::bigint, ${d.used}::bigint, ${d.accessed}::bigint)`))
-        await sql`UPDATE tokens AS t SET remain_quota = t.remain_quota + v.r, used_quota = t.used_quota + v.uq,
-          accessed_time = GREATEST(t.accessed_time, v.a) FROM (VALUES ${values}) AS v(id, r, uq, a) WHERE t.id = v.id`.execute(trx)
+        const r = await sql<{ id: number; remain_quota: number; used_quota: number }>`UPDATE tokens AS t
+          SET remain_quota = t.remain_quota + v.r, used_quota = t.used_quota + v.uq, accessed_time = GREATEST(t.accessed_time, v.a)
+          FROM (VALUES ${values}) AS v(id, r, uq, a) WHERE t.id = v.id RETURNING t.id, t.remain_quota, t.used_quota`.execute(trx)
+        for (const row of r.rows) fresh.tokens.push([Number(row.id), Number(row.remain_quota), Number(row.used_quota)])
       }
       const channels = [...b.channels].sort((x, y) => x[0] - y[0])
       if (channels.length) {
@@ -431,5 +438,6 @@ export class Ledger {
         await trx.executeQuery(CompiledQuery.raw(upsertBucketsSql(chunk.length), params))
       }
     })
+    return fresh
   }
 }

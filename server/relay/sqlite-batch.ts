@@ -31,6 +31,14 @@ export interface PlainBatch {
   now: number
 }
 
+/** Balances as the database holds them right after a batch (other writers' changes included). */
+export interface Fresh {
+  /** [id, quota, used_quota, request_count] */
+  users: Array<[number, number, number, number]>
+  /** [id, remain_quota, used_quota] */
+  tokens: Array<[number, number, number]>
+}
+
 const LOG_COLUMNS = [
   'user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota',
   'prompt_tokens', 'completion_tokens', 'use_time', 'is_stream', 'channel', 'other',
@@ -45,8 +53,12 @@ function statements(db: DatabaseSync): Statements {
   if (s) return s
   s = {
     log: db.prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`),
-    user: db.prepare('UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?'),
-    token: db.prepare('UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = max(accessed_time, ?) WHERE id = ?'),
+    user: db.prepare(
+      'UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ? RETURNING quota, used_quota, request_count',
+    ),
+    token: db.prepare(
+      'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = max(accessed_time, ?) WHERE id = ? RETURNING remain_quota, used_quota',
+    ),
     channel: db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?'),
     expired: db.prepare('UPDATE tokens SET status = 3 WHERE id = ? AND status = 1 AND expired_time <> -1 AND expired_time < ?'),
     exhausted: db.prepare('UPDATE tokens SET status = 4 WHERE id = ? AND status = 1 AND unlimited_quota = 0 AND remain_quota <= 0'),
@@ -61,15 +73,22 @@ function statements(db: DatabaseSync): Statements {
 }
 
 /**
- * Writes a batch in one transaction, as relative updates. The quota deltas go first so the
- * exhausted-status guard sees the new remaining quota.
+ * Writes a batch in one transaction, as relative updates, and returns the balances the rows hold
+ * afterwards. The quota deltas go first so the exhausted-status guard sees the new remaining quota.
  */
-export function writeBatch(db: DatabaseSync, b: PlainBatch): void {
+export function writeBatch(db: DatabaseSync, b: PlainBatch): Fresh {
   const s = statements(db)
+  const fresh: Fresh = { users: [], tokens: [] }
   db.exec('BEGIN IMMEDIATE')
   try {
-    for (const [id, q, u, c] of b.users) s.user.run(q, u, c, id)
-    for (const [id, r, u, a] of b.tokens) s.token.run(r, u, a, id)
+    for (const [id, q, u, c] of b.users) {
+      const row = s.user.get(q, u, c, id) as { quota: number; used_quota: number; request_count: number } | undefined
+      if (row) fresh.users.push([id, Number(row.quota), Number(row.used_quota), Number(row.request_count)])
+    }
+    for (const [id, r, u, a] of b.tokens) {
+      const row = s.token.get(r, u, a, id) as { remain_quota: number; used_quota: number } | undefined
+      if (row) fresh.tokens.push([id, Number(row.remain_quota), Number(row.used_quota)])
+    }
     for (const [id, u] of b.channels) s.channel.run(u, id)
     for (const [id, st] of b.statuses) {
       if (st === 3) s.expired.run(id, b.now)
@@ -83,6 +102,7 @@ export function writeBatch(db: DatabaseSync, b: PlainBatch): void {
     }
     for (const k of b.buckets) s.bucket.run(k.user_id, k.username, k.model_name, k.created_at, k.token_used, k.count, k.quota)
     db.exec('COMMIT')
+    return fresh
   } catch (err) {
     if (db.isTransaction) db.exec('ROLLBACK')
     throw err

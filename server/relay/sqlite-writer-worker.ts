@@ -16,8 +16,8 @@ parentPort!.on('message', (m: { id: number; batch?: PlainBatch; close?: boolean 
     return
   }
   try {
-    writeBatch(db, m.batch!)
-    parentPort!.postMessage({ id: m.id, ok: true })
+    const fresh = writeBatch(db, m.batch!)
+    parentPort!.postMessage({ id: m.id, ok: true, fresh })
   } catch (err) {
     parentPort!.postMessage({ id: m.id, ok: false, error: err instanceof Error ? err.message : String(err) })
   }

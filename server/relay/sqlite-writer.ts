@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads'
-import type { PlainBatch } from './sqlite-batch.ts'
+import type { Fresh, PlainBatch } from './sqlite-batch.ts'
 
 /** Sends ledger batches to the writer thread and waits for each commit. */
 export class SqliteWriter {
   private worker: Worker | null = null
   private seq = 0
-  private waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>()
+  private waiting = new Map<number, { resolve: (f: Fresh | undefined) => void; reject: (e: Error) => void }>()
   private file: string
 
   constructor(file: string) {
@@ -16,12 +16,12 @@ export class SqliteWriter {
     if (this.worker) return this.worker
     const w = new Worker(new URL('./sqlite-writer-worker.ts', import.meta.url), { workerData: { file: this.file } })
     w.unref()
-    w.on('message', (m: { id: number; ok: boolean; error?: string }) => {
+    w.on('message', (m: { id: number; ok: boolean; error?: string; fresh?: Fresh }) => {
       const p = this.waiting.get(m.id)
       if (!p) return
       this.waiting.delete(m.id)
       if (this.waiting.size === 0) w.unref()
-      if (m.ok) p.resolve()
+      if (m.ok) p.resolve(m.fresh)
       else p.reject(new Error(m.error ?? 'write failed'))
     })
     const fail = (err: Error) => {
@@ -35,10 +35,10 @@ export class SqliteWriter {
     return w
   }
 
-  private send(msg: { batch?: PlainBatch; close?: boolean }): Promise<void> {
+  private send(msg: { batch?: PlainBatch; close?: boolean }): Promise<Fresh | undefined> {
     const w = this.start()
     const id = ++this.seq
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Fresh | undefined>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject })
       // held while a write is pending, so a stopping process waits for the commit
       w.ref()
@@ -46,8 +46,8 @@ export class SqliteWriter {
     })
   }
 
-  write(batch: PlainBatch): Promise<void> {
-    return this.send({ batch })
+  async write(batch: PlainBatch): Promise<Fresh> {
+    return (await this.send({ batch })) ?? { users: [], tokens: [] }
   }
 
   async close(): Promise<void> {

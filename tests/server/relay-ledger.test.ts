@@ -129,6 +129,24 @@ for (const dialect of dialects) {
       assert.equal(f.engine.ledger.tokenRemain(f.engine.state.tokensById.get(token.id)!), l.token.remain)
     })
 
+    it('picks up what other instances spent at its next flush, without waiting for the resync', async () => {
+      const userId = await f.user({ quota: 100_000 })
+      const token = await f.token(userId, { remain: 50_000 })
+      assert.equal((await mixed(f, token.key, 0)).status, 200)
+      await f.idle()
+      // another instance sharing the database settles its own batch: relative updates, no bus event here
+      await f.s.ctx.db.updateTable('users').set({ quota: sql`quota - 30000`, used_quota: sql`used_quota + 30000` }).where('id', '=', userId).execute()
+      await f.s.ctx.db.updateTable('tokens').set({ remain_quota: sql`remain_quota - 20000` }).where('id', '=', token.id).execute()
+      assert.equal((await mixed(f, token.key, 0)).status, 200)
+      await f.idle()
+      const l = await ledgerOf(f, userId, token.id)
+      const u = f.engine.state.users.get(userId)!
+      const t = f.engine.state.tokensById.get(token.id)!
+      assert.equal(f.engine.ledger.userQuota(u), l.user.quota)
+      assert.equal(f.engine.ledger.tokenRemain(t), l.token.remain)
+      assert.equal(l.user.quota, 100_000 - 30_000 - l.logSum)
+    })
+
     it('returns the hold when the upstream fails, charging nothing', async () => {
       const userId = await f.user({ quota: 10_000 })
       const token = await f.token(userId, { remain: 10_000 })
