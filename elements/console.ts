@@ -20,6 +20,7 @@ function ConsoleAdapter({ container, lang, apiBase, noFooter }: Props) {
         noFooter,
         onLogin: (user) => host && emit(host, 'tollgate-login', { user }),
         onLogout: () => host && emit(host, 'tollgate-logout', {}),
+        onTopup: (quota) => host && emit(host, 'tollgate-topup', { quota }),
       }),
   })
 }
@@ -35,6 +36,7 @@ function ConsoleAdapter({ container, lang, apiBase, noFooter }: Props) {
  * @attr {boolean} no-footer - hides the footer
  * @fires {CustomEvent<{user: User}>} tollgate-login - a user signed in
  * @fires {CustomEvent<{}>} tollgate-logout - the user signed out from the account menu
+ * @fires {CustomEvent<{quota: number}>} tollgate-topup - a redemption code added `quota` in the wallet screen
  * @fires {CustomEvent<{to: string}>} tollgate-navigate - cancelable; a link, a redirect or the guard wants another path
  * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401; the console then shows /login with the expiry notice
  * @fires {CustomEvent<{status: number, message: string}>} tollgate-error - a request failed and the user was told so

@@ -366,3 +366,25 @@ describe('<tollgate-topup> small screens, dark mode, Chinese and the console', (
     await waitFor(() => $(el, '[data-screen="wallet"] [data-balance]'), 'the wallet screen')
   })
 })
+
+describe('<tollgate-console> at /topup', () => {
+  afterEach(cleanup)
+
+  it('redeeming inside the console emits tollgate-topup from the console', async () => {
+    const code = await codeFromRoot(1_000_000)
+    await registerAndSignIn()
+    const rec = recordEvents('tollgate-topup')
+    try {
+      goTo('/topup')
+      const el = await mount('<tollgate-console></tollgate-console>')
+      await waitFor(() => $(el, '[data-action="redeem"]'), 'the wallet inside the console')
+      await fill(el, 'code', code)
+      await click($(el, '[data-action="redeem"]'))
+      await waitForToast(el, 'redeemed successfully')
+      await waitFor(() => rec.events.length === 1, 'tollgate-topup from the console')
+      expect(rec.events[0]!.detail).to.deep.equal({ quota: 1_000_000 })
+    } finally {
+      rec.stop()
+    }
+  })
+})

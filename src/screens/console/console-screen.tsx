@@ -27,6 +27,8 @@ export interface ConsoleScreenProps {
   onLogin?: (user: User) => void
   /** the user signed out from the account menu */
   onLogout?: () => void
+  /** a redemption code added quota in the wallet screen */
+  onTopup?: (quota: number) => void
 }
 
 export const SMALL_SCREEN = '(max-width: 767px)'
@@ -63,7 +65,7 @@ function ScreenFallback() {
  * The whole console: top bar, sidebar (a drawer on small screens), the routed screen and the
  * footer. Routing uses the History API; guarded routes send signed-out visitors to /login.
  */
-export function ConsoleScreen({ noFooter = false, onLogin, onLogout }: ConsoleScreenProps) {
+export function ConsoleScreen({ noFooter = false, onLogin, onLogout, onTopup }: ConsoleScreenProps) {
   const t = useT()
   const navigate = useNavigate()
   const route = useStore($route)
@@ -115,7 +117,7 @@ export function ConsoleScreen({ noFooter = false, onLogin, onLogout }: ConsoleSc
   if (!match) content = <NotFound />
   else if (guarded && !user) content = null
   else if (match.route.access === 'admin' && !isAdmin) content = <Forbidden />
-  else content = match.route.render({ params: match.params, query: route.query, onLogin: (u) => onLogin?.(u), onLogout: () => onLogout?.() })
+  else content = match.route.render({ params: match.params, query: route.query, onLogin: (u) => onLogin?.(u), onLogout: () => onLogout?.(), onTopup: (q) => onTopup?.(q) })
 
   return (
     <div className={`tg-console${collapsed ? ' tg-console--collapsed' : ''}${small ? ' tg-console--small' : ''}`}>

@@ -21,7 +21,7 @@ const ChannelsScreen = screen<{ edit?: number | 'new' | null; routed?: boolean }
 const RedemptionsScreen = screen(() => import('../redemptions/redemptions-screen.tsx'), 'RedemptionsScreen')
 const UsersScreen = screen<{ edit?: number | 'new' | null; routed?: boolean }>(() => import('../users/users-screen.tsx'), 'UsersScreen')
 const SettingsScreen = screen<{ tab?: string; onLogout?: () => void }>(() => import('../settings/settings-screen.tsx'), 'SettingsScreen')
-const WalletScreen = screen(() => import('../wallet/wallet-screen.tsx'), 'WalletScreen')
+const WalletScreen = screen<{ onTopup?: (quota: number) => void }>(() => import('../wallet/wallet-screen.tsx'), 'WalletScreen')
 const LogsScreen = screen(() => import('../logs/logs-screen.tsx'), 'LogsScreen')
 const DashboardScreen = screen(() => import('../dashboard/dashboard-screen.tsx'), 'DashboardScreen')
 const PricingScreen = screen(() => import('../pricing/pricing-screen.tsx'), 'PricingScreen')
@@ -35,6 +35,8 @@ export interface RouteContext {
   onLogin: (user: User) => void
   /** the user signed out from inside a screen (account deletion) */
   onLogout: () => void
+  /** quota was added in the wallet */
+  onTopup: (quota: number) => void
 }
 
 export interface RouteDef {
@@ -69,7 +71,7 @@ export const ROUTES: readonly RouteDef[] = [
   { pattern: '/user/edit', title: 'nav.userAdd', access: 'admin', render: () => <UsersScreen routed edit="new" /> },
   { pattern: '/user/add', title: 'nav.userAdd', access: 'admin', render: () => <UsersScreen routed edit="new" /> },
   { pattern: '/setting', title: 'nav.setting', access: 'user', render: (ctx) => <SettingsScreen tab={ctx.query.get('tab') ?? undefined} onLogout={ctx.onLogout} /> },
-  { pattern: '/topup', title: 'nav.wallet', access: 'user', render: () => <WalletScreen /> },
+  { pattern: '/topup', title: 'nav.wallet', access: 'user', render: (ctx) => <WalletScreen onTopup={ctx.onTopup} /> },
   { pattern: '/log', title: 'nav.log', access: 'user', render: () => <LogsScreen /> },
   { pattern: '/detail', title: 'nav.detail', access: 'user', render: () => <DashboardScreen /> },
   task('midjourney', 'nav.drawing'),
