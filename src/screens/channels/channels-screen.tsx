@@ -11,6 +11,7 @@ import { useNavigate } from '../../ui/navigation.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { LoadState } from '../../ui/load-state.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
+import { useRowSelection } from '../../ui/row-selection.tsx'
 import { AdminGate, LoadMore, useConfirm, usePagedList } from './admin-list.tsx'
 import { boundedNumber, copyBody, PRIORITY_MIN, WEIGHT_MIN } from './channel-form.ts'
 import { ChannelDrawer, type Editing } from './channel-drawer.tsx'
@@ -53,7 +54,6 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
   const idSort = !!prefs['id-sort']
   const list = usePagedList<Channel>((p) => channelsApi.list(p, pageSize, idSort), pageSize, idSort)
   const { setRows, reload } = list
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set())
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set())
   const [localEdit, setLocalEdit] = useState<Editing | null>(null)
   const [groups, setGroups] = useState<string[]>([])
@@ -66,6 +66,8 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
   }, [])
 
   const rows = list.load.state === 'ready' ? list.load.data : []
+  const selection = useRowSelection(rows)
+  const { selected } = selection
 
   const replaceRow = useCallback((c: Channel) => setRows((all) => all.map((r) => (r.id === c.id ? { ...r, ...c } : r))), [setRows])
 
@@ -125,7 +127,7 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
         await withPending(`${c.id}:delete`, async () => {
           await channelsApi.remove(c.id)
           setRows((all) => all.filter((r) => r.id !== c.id))
-          setSelected((s) => new Set([...s].filter((id) => id !== c.id)))
+          selection.drop(c.id)
           toast.success(t('admin.done'))
         })
       })(),
@@ -155,7 +157,7 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
   }
 
   function search(q: ChannelSearch) {
-    setSelected(new Set())
+    selection.clear()
     if (isEmptySearch(q)) void reload()
     else void list.showSearch(() => channelsApi.search(q, idSort))
   }
@@ -188,7 +190,7 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
     await withPending('all:batch', async () => {
       const n = await channelsApi.removeMany(ids)
       setRows((all) => all.filter((r) => !ids.includes(r.id)))
-      setSelected(new Set())
+      selection.clear()
       toast.success(t('channels.deletedMany', { n }))
     })
   }
@@ -199,7 +201,7 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
     await withPending('all:disabled', async () => {
       const n = await channelsApi.removeDisabled()
       toast.success(t('channels.deletedDisabled', { n }))
-      setSelected(new Set())
+      selection.clear()
       await reload()
     })
   }
@@ -224,18 +226,6 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
     if (result.updated) replaceRow(result.updated)
     closeEditor()
     if (result.created) void reload()
-  }
-
-  const selection = {
-    selected,
-    toggle: (id: number, on: boolean) =>
-      setSelected((s) => {
-        const next = new Set(s)
-        if (on) next.add(id)
-        else next.delete(id)
-        return next
-      }),
-    toggleAll: (on: boolean) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set()),
   }
 
   return (

@@ -3,6 +3,7 @@ import { useLocale } from '../../i18n/t.ts'
 import type { Channel } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { compactNumber, formatQuota } from '../../ui/format.ts'
+import { SelectAllCell, SelectRowCell, type RowSelection } from '../../ui/row-selection.tsx'
 import { timeText } from './admin-list.tsx'
 import { PRIORITY_MIN, splitList, WEIGHT_MIN } from './channel-form.ts'
 import { channelStatusKey, channelTypeName, responseTimeColor } from './channel-types.ts'
@@ -19,12 +20,6 @@ export interface ChannelActions {
   setNumber: (c: Channel, field: 'priority' | 'weight', raw: string, input: HTMLInputElement) => void
 }
 
-export interface Selection {
-  selected: ReadonlySet<number>
-  toggle: (id: number, on: boolean) => void
-  toggleAll: (on: boolean) => void
-}
-
 const STATUS_VARIANT: Record<number, string> = { 1: 'success', 2: 'warning', 3: 'danger' }
 
 /** Balance as the list shows it: dollars, abbreviated above 100000. */
@@ -37,26 +32,16 @@ function balanceText(balance: number): string {
  * place; each row has its test, enable/disable, edit, copy and delete actions. Narrow containers
  * show each row as a card.
  */
-export function ChannelsTable({ rows, selection, actions, pending }: { rows: Channel[]; selection: Selection; actions: ChannelActions; pending: ReadonlySet<string> }) {
+export function ChannelsTable({ rows, selection, actions, pending }: { rows: Channel[]; selection: RowSelection; actions: ChannelActions; pending: ReadonlySet<string> }) {
   const L = useLabels()
   const locale = useLocale()
   const status = useStore($status)
-  const all = rows.length > 0 && rows.every((r) => selection.selected.has(r.id))
-  const some = !all && rows.some((r) => selection.selected.has(r.id))
   return (
     <div className="tg-admin__table-wrap">
       <table className="tg-admin__table" part="table" data-table="channels">
         <thead>
           <tr>
-            <th className="tg-admin__check">
-              <sl-checkbox
-                checked={all}
-                indeterminate={some}
-                data-action="select-all"
-                aria-label={L('admin.selectAll')}
-                onsl-change={(e: Event) => selection.toggleAll((e.target as HTMLInputElement).checked)}
-              ></sl-checkbox>
-            </th>
+            <SelectAllCell rows={rows} selection={selection} label={L('admin.selectAll')} />
             <th>ID</th>
             <th>{L('channels.col.name')}</th>
             <th>{L('channels.col.type')}</th>
@@ -75,14 +60,7 @@ export function ChannelsTable({ rows, selection, actions, pending }: { rows: Cha
             const enabled = c.status === 1
             return (
               <tr key={c.id} data-id={c.id} data-status={c.status} data-shaded={String(!enabled)} className={enabled ? undefined : 'tg-admin__row--shaded'}>
-                <td className="tg-admin__check">
-                  <sl-checkbox
-                    checked={selection.selected.has(c.id)}
-                    data-action="select"
-                    aria-label={L('admin.selectRow', { name: c.name })}
-                    onsl-change={(e: Event) => selection.toggle(c.id, (e.target as HTMLInputElement).checked)}
-                  ></sl-checkbox>
-                </td>
+                <SelectRowCell id={c.id} selection={selection} label={L('admin.selectRow', { name: c.name })} />
                 <td data-label="ID">{c.id}</td>
                 <td data-label={L('channels.col.name')}>
                   <div>

@@ -7,6 +7,7 @@ import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { LoadState } from '../../ui/load-state.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
+import { useRowSelection } from '../../ui/row-selection.tsx'
 import { AdminGate, LoadMore, useConfirm, usePagedList } from '../channels/admin-list.tsx'
 import { useLabels } from '../channels/admin-labels.ts'
 import { CreatedCodesDialog, RedemptionDrawer } from './redemption-drawer.tsx'
@@ -34,13 +35,14 @@ function RedemptionsManager() {
   const list = usePagedList<Redemption>((p) => redemptionsApi.list(p), PAGE)
   const { setRows, reload } = list
   const [keyword, setKeyword] = useState('')
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set())
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set())
   const [editing, setEditing] = useState<Redemption | 'new' | null>(null)
   const [created, setCreated] = useState<{ name: string; codes: string[] } | null>(null)
   const { confirm, dialog } = useConfirm()
   const { copy, fallback } = useCopy()
   const rows = list.load.state === 'ready' ? list.load.data : []
+  const selection = useRowSelection(rows)
+  const { selected } = selection
 
   async function withPending(tag: string, fn: () => Promise<void>) {
     setPending((p) => new Set(p).add(tag))
@@ -74,7 +76,7 @@ function RedemptionsManager() {
         await withPending(`${r.id}:delete`, async () => {
           await redemptionsApi.remove(r.id)
           setRows((all) => all.filter((x) => x.id !== r.id))
-          setSelected((s) => new Set([...s].filter((id) => id !== r.id)))
+          selection.drop(r.id)
           toast.success(t('admin.done'))
         })
       })(),
@@ -91,7 +93,7 @@ function RedemptionsManager() {
 
   function search(e: FormEvent) {
     e.preventDefault()
-    setSelected(new Set())
+    selection.clear()
     if (!keyword.trim()) void reload()
     else void list.showSearch(() => redemptionsApi.search(keyword))
   }
@@ -103,18 +105,6 @@ function RedemptionsManager() {
       setCreated(result.created)
       void reload()
     }
-  }
-
-  const selection = {
-    selected,
-    toggle: (id: number, on: boolean) =>
-      setSelected((s) => {
-        const next = new Set(s)
-        if (on) next.add(id)
-        else next.delete(id)
-        return next
-      }),
-    toggleAll: (on: boolean) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set()),
   }
 
   return (

@@ -3,6 +3,7 @@ import { useLocale } from '../../i18n/t.ts'
 import type { Redemption } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
+import { SelectAllCell, SelectRowCell, type RowSelection } from '../../ui/row-selection.tsx'
 import { timeText } from '../channels/admin-list.tsx'
 import { useLabels, type LabelKey } from '../channels/admin-labels.ts'
 import { canEdit, canEnable } from './redemption-form.ts'
@@ -31,29 +32,19 @@ export function RedemptionsTable({
   pending,
 }: {
   rows: Redemption[]
-  selection: { selected: ReadonlySet<number>; toggle: (id: number, on: boolean) => void; toggleAll: (on: boolean) => void }
+  selection: RowSelection
   actions: RedemptionActions
   pending: ReadonlySet<string>
 }) {
   const L = useLabels()
   const locale = useLocale()
   const status = useStore($status)
-  const all = rows.length > 0 && rows.every((r) => selection.selected.has(r.id))
-  const some = !all && rows.some((r) => selection.selected.has(r.id))
   return (
     <div className="tg-admin__table-wrap">
       <table className="tg-admin__table" part="table" data-table="redemptions">
         <thead>
           <tr>
-            <th className="tg-admin__check">
-              <sl-checkbox
-                checked={all}
-                indeterminate={some}
-                data-action="select-all"
-                aria-label={L('admin.selectAll')}
-                onsl-change={(e: Event) => selection.toggleAll((e.target as HTMLInputElement).checked)}
-              ></sl-checkbox>
-            </th>
+            <SelectAllCell rows={rows} selection={selection} label={L('admin.selectAll')} />
             <th>ID</th>
             <th>{L('redemptions.col.name')}</th>
             <th>{L('redemptions.col.key')}</th>
@@ -70,14 +61,7 @@ export function RedemptionsTable({
             const unused = r.status === 1
             return (
               <tr key={r.id} data-id={r.id} data-status={r.status} data-shaded={String(!unused)} className={unused ? undefined : 'tg-admin__row--shaded'}>
-                <td className="tg-admin__check">
-                  <sl-checkbox
-                    checked={selection.selected.has(r.id)}
-                    data-action="select"
-                    aria-label={L('admin.selectRow', { name: r.name })}
-                    onsl-change={(e: Event) => selection.toggle(r.id, (e.target as HTMLInputElement).checked)}
-                  ></sl-checkbox>
-                </td>
+                <SelectRowCell id={r.id} selection={selection} label={L('admin.selectRow', { name: r.name })} />
                 <td data-label="ID">{r.id}</td>
                 <td data-label={L('redemptions.col.name')}>
                   <span className="tg-admin__strong" data-cell="name">
