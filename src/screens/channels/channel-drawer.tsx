@@ -6,6 +6,7 @@ import type { Channel } from '../../api/types.ts'
 import { toast } from '../../stores/toasts.ts'
 import { $status } from '../../stores/status.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
+import { AdminDrawer, DrawerActions } from '../../ui/admin-drawer.tsx'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
 import { formatQuota } from '../../ui/format.ts'
 import { timeText, useLingering } from './admin-list.tsx'
@@ -46,19 +47,9 @@ export function ChannelDrawer({ editing, groups, onClose, onSaved }: ChannelDraw
   const t = useT()
   const { shown, onAfterHide } = useLingering(editing)
   return (
-    <sl-drawer
-      label={shown === 'new' ? t('nav.channelAdd') : t('nav.channelEdit')}
-      open={editing !== null}
-      className="tg-admin__drawer"
-      part="drawer"
-      data-drawer="channel"
-      onsl-request-close={(e: Event) => {
-        if (e.target === e.currentTarget) onClose()
-      }}
-      onsl-after-hide={onAfterHide}
-    >
+    <AdminDrawer name="channel" label={shown === 'new' ? t('nav.channelAdd') : t('nav.channelEdit')} open={editing !== null} onClose={onClose} onAfterHide={onAfterHide}>
       {shown !== null && <ChannelEditor key={String(shown)} editing={shown} groups={groups} onClose={onClose} onSaved={onSaved} />}
-    </sl-drawer>
+    </AdminDrawer>
   )
 }
 
@@ -343,14 +334,7 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
         {L('channels.field.autoBan')}
       </sl-switch>
       {message && <FormMessage variant="danger">{message}</FormMessage>}
-      <div className="tg-admin__form-actions">
-        <sl-button data-action="close" onClick={onClose}>
-          {t('common.cancel')}
-        </sl-button>
-        <sl-button type="submit" variant="primary" data-action="save" loading={busy}>
-          {L('admin.save')}
-        </sl-button>
-      </div>
+      <DrawerActions busy={busy} saveLabel={L('admin.save')} onClose={onClose} />
     </form>
   )
 }

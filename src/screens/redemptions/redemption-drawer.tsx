@@ -6,6 +6,7 @@ import type { Redemption } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { toast } from '../../stores/toasts.ts'
 import { formatQuota } from '../../ui/format.ts'
+import { AdminDrawer, DrawerActions } from '../../ui/admin-drawer.tsx'
 import { useLabels } from '../channels/admin-labels.ts'
 import { useLingering } from '../channels/admin-list.tsx'
 import { codesFile, createBody, DEFAULT_REDEMPTION, int, QUOTA_PRESETS, type RedemptionForm } from './redemption-form.ts'
@@ -25,19 +26,9 @@ export function RedemptionDrawer({ editing, onClose, onSaved }: RedemptionDrawer
   const L = useLabels()
   const { shown, onAfterHide } = useLingering(editing)
   return (
-    <sl-drawer
-      label={shown === 'new' ? L('redemptions.addTitle') : L('redemptions.editTitle')}
-      open={editing !== null}
-      className="tg-admin__drawer"
-      part="drawer"
-      data-drawer="redemption"
-      onsl-request-close={(e: Event) => {
-        if (e.target === e.currentTarget) onClose()
-      }}
-      onsl-after-hide={onAfterHide}
-    >
+    <AdminDrawer name="redemption" label={shown === 'new' ? L('redemptions.addTitle') : L('redemptions.editTitle')} open={editing !== null} onClose={onClose} onAfterHide={onAfterHide}>
       {shown !== null && <RedemptionEditor key={shown === 'new' ? 'new' : shown.id} editing={shown} onClose={onClose} onSaved={onSaved} />}
-    </sl-drawer>
+    </AdminDrawer>
   )
 }
 
@@ -104,14 +95,7 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
       {isNew && (
         <sl-input label={L('redemptions.field.count')} name="count" type="number" min="1" max="100" step="1" help-text={L('redemptions.countHelp')} value={form.count} onsl-input={set('count')}></sl-input>
       )}
-      <div className="tg-admin__form-actions">
-        <sl-button data-action="close" onClick={onClose}>
-          {t('common.cancel')}
-        </sl-button>
-        <sl-button type="submit" variant="primary" data-action="save" loading={busy}>
-          {L('admin.save')}
-        </sl-button>
-      </div>
+      <DrawerActions busy={busy} saveLabel={L('admin.save')} onClose={onClose} />
     </form>
   )
 }

@@ -8,6 +8,7 @@ import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
 import { formatQuota } from '../../ui/format.ts'
+import { AdminDrawer, DrawerActions } from '../../ui/admin-drawer.tsx'
 import { useLabels } from '../channels/admin-labels.ts'
 import { useLingering } from '../channels/admin-list.tsx'
 import { addQuota, formFromUser, newUserBody, userChanges, type UserForm } from './user-form.ts'
@@ -30,35 +31,10 @@ export function UserDrawer({ editing, groups, onClose, onSaved }: UserDrawerProp
   const t = useT()
   const { shown, onAfterHide } = useLingering(editing)
   return (
-    <sl-drawer
-      label={shown === 'new' ? t('nav.userAdd') : t('nav.userEdit')}
-      open={editing !== null}
-      className="tg-admin__drawer"
-      part="drawer"
-      data-drawer="user"
-      onsl-request-close={(e: Event) => {
-        if (e.target === e.currentTarget) onClose()
-      }}
-      onsl-after-hide={onAfterHide}
-    >
+    <AdminDrawer name="user" label={shown === 'new' ? t('nav.userAdd') : t('nav.userEdit')} open={editing !== null} onClose={onClose} onAfterHide={onAfterHide}>
       {shown === 'new' && <AddUserForm key="new" onClose={onClose} onSaved={onSaved} />}
       {typeof shown === 'number' && <EditUser key={shown} id={shown} groups={groups} onClose={onClose} onSaved={onSaved} />}
-    </sl-drawer>
-  )
-}
-
-function Actions({ busy, onClose }: { busy: boolean; onClose: () => void }) {
-  const t = useT()
-  const L = useLabels()
-  return (
-    <div className="tg-admin__form-actions">
-      <sl-button data-action="close" onClick={onClose}>
-        {t('common.cancel')}
-      </sl-button>
-      <sl-button type="submit" variant="primary" data-action="save" loading={busy}>
-        {L('admin.save')}
-      </sl-button>
-    </div>
+    </AdminDrawer>
   )
 }
 
@@ -109,7 +85,7 @@ function AddUserForm({ onClose, onSaved }: Pick<UserDrawerProps, 'onClose' | 'on
         onsl-input={set('password')}
       ></sl-input>
       {message && <FormMessage variant="danger">{message}</FormMessage>}
-      <Actions busy={busy} onClose={onClose} />
+      <DrawerActions busy={busy} saveLabel={L('admin.save')} onClose={onClose} />
     </form>
   )
 }
@@ -235,7 +211,7 @@ function EditUserForm({ user, groups, onClose, onSaved }: Pick<UserDrawerProps, 
         ))}
       </fieldset>
       {message && <FormMessage variant="danger">{message}</FormMessage>}
-      <Actions busy={busy} onClose={onClose} />
+      <DrawerActions busy={busy} saveLabel={L('admin.save')} onClose={onClose} />
     </form>
   )
 }
