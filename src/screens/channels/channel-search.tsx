@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import type { ChannelSearch } from '../../api/channels.ts'
+import { AdminSearch } from '../../ui/admin-search.tsx'
 import { useLabels } from './admin-labels.ts'
 
 export const EMPTY_SEARCH: ChannelSearch = { keyword: '', group: '', model: '', status: '' }
@@ -22,10 +23,7 @@ export function ChannelSearchForm({ groups, onSearch }: { groups: readonly strin
   }
 
   return (
-    <form className="tg-admin__search" role="search" onSubmit={submit} data-form="search">
-      <sl-input name="keyword" size="small" clearable placeholder={L('channels.search.keyword')} aria-label={L('channels.search.keyword')} value={q.keyword} onsl-input={set('keyword')}>
-        <sl-icon slot="prefix" name="search"></sl-icon>
-      </sl-input>
+    <AdminSearch keyword={q.keyword} onKeyword={(keyword) => setQ((prev) => ({ ...prev, keyword }))} keywordLabel={L('channels.search.keyword')} searchLabel={L('admin.search')} onSubmit={submit}>
       <sl-select name="group" size="small" clearable hoist placeholder={L('channels.search.group')} aria-label={L('channels.search.group')} value={q.group} onsl-change={set('group')}>
         {groups.map((g) => (
           <sl-option key={g} value={g}>
@@ -39,9 +37,6 @@ export function ChannelSearchForm({ groups, onSearch }: { groups: readonly strin
         <sl-option value="2">{L('channels.status.manual')}</sl-option>
         <sl-option value="3">{L('channels.status.auto')}</sl-option>
       </sl-select>
-      <sl-button type="submit" size="small" variant="primary" data-action="search">
-        {L('admin.search')}
-      </sl-button>
-    </form>
+    </AdminSearch>
   )
 }

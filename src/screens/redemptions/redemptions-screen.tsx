@@ -5,6 +5,7 @@ import type { Redemption } from '../../api/types.ts'
 import { toast } from '../../stores/toasts.ts'
 import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { AdminSearch } from '../../ui/admin-search.tsx'
 import { LoadState } from '../../ui/load-state.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { useRowSelection } from '../../ui/row-selection.tsx'
@@ -119,22 +120,7 @@ function RedemptionsManager() {
           </sl-button>
         }
       />
-      <form className="tg-admin__search" role="search" onSubmit={search} data-form="search">
-        <sl-input
-          name="keyword"
-          size="small"
-          clearable
-          placeholder={L('redemptions.search')}
-          aria-label={L('redemptions.search')}
-          value={keyword}
-          onsl-input={(e: Event) => setKeyword((e.target as HTMLInputElement).value ?? '')}
-        >
-          <sl-icon slot="prefix" name="search"></sl-icon>
-        </sl-input>
-        <sl-button type="submit" size="small" variant="primary" data-action="search">
-          {L('admin.search')}
-        </sl-button>
-      </form>
+      <AdminSearch keyword={keyword} onKeyword={setKeyword} keywordLabel={L('redemptions.search')} searchLabel={L('admin.search')} onSubmit={search} />
       <div className="tg-admin__toolbar" role="toolbar" aria-label={L('redemptions.tools')}>
         <sl-button size="small" data-action="copy-selected" onClick={copySelected}>
           <sl-icon slot="prefix" name="files"></sl-icon>

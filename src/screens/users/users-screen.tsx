@@ -8,6 +8,7 @@ import { $session } from '../../stores/session.ts'
 import { toast } from '../../stores/toasts.ts'
 import { useNavigate } from '../../ui/navigation.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { AdminSearch } from '../../ui/admin-search.tsx'
 import { LoadState } from '../../ui/load-state.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { AdminGate, LoadMore, useConfirm, usePagedList } from '../channels/admin-list.tsx'
@@ -118,18 +119,7 @@ function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
           </sl-button>
         }
       />
-      <form className="tg-admin__search" role="search" onSubmit={search} data-form="search">
-        <sl-input
-          name="keyword"
-          size="small"
-          clearable
-          placeholder={L('users.search.keyword')}
-          aria-label={L('users.search.keyword')}
-          value={keyword}
-          onsl-input={(e: Event) => setKeyword((e.target as HTMLInputElement).value ?? '')}
-        >
-          <sl-icon slot="prefix" name="search"></sl-icon>
-        </sl-input>
+      <AdminSearch keyword={keyword} onKeyword={setKeyword} keywordLabel={L('users.search.keyword')} searchLabel={L('admin.search')} onSubmit={search}>
         <sl-select
           name="group"
           size="small"
@@ -146,10 +136,7 @@ function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
             </sl-option>
           ))}
         </sl-select>
-        <sl-button type="submit" size="small" variant="primary" data-action="search">
-          {L('admin.search')}
-        </sl-button>
-      </form>
+      </AdminSearch>
       <LoadState
         load={list.load}
         skeletonRows={5}
