@@ -9,6 +9,7 @@ import { LoadState, type Load } from '../../ui/load-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { PricingTable } from './pricing-table.tsx'
 import { filterPricing, type BillingFilter } from './pricing-rules.ts'
+import dataTableCss from '../../ui/data-table.css?inline'
 import pricingCss from './pricing.css?inline'
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
@@ -48,7 +49,7 @@ export function PricingScreen() {
 
   return (
     <div className="tg-screen tg-pricing" data-screen="pricing">
-      <style>{pricingCss}</style>
+      <style>{dataTableCss + pricingCss}</style>
       <PageHeader
         title={t('nav.pricing')}
         description={

@@ -16,6 +16,7 @@ import { TokenQuickEdit } from './token-quick-edit.tsx'
 import { TokensTable, type RowActions } from './tokens-table.tsx'
 import { fullKey, selectedText, toggleAction } from './token-rules.ts'
 import { useTokenList } from './use-token-list.ts'
+import dataTableCss from '../../ui/data-table.css?inline'
 import tokensCss from './tokens.css?inline'
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
@@ -26,7 +27,7 @@ export function TokensScreen() {
   const user = useStore($session)
   return (
     <div className="tg-screen tg-tokens" data-screen="tokens">
-      <style>{tokensCss}</style>
+      <style>{dataTableCss + tokensCss}</style>
       {user ? (
         <TokensView />
       ) : (
