@@ -5,7 +5,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3199)
 /** the fake OpenAI-compatible upstream the e2e channels point at */
 export const UPSTREAM_PORT = Number(process.env.E2E_UPSTREAM_PORT ?? PORT - 9)
 const DATA_DIR = 'tests/e2e/.data'
-rmSync(DATA_DIR, { recursive: true, force: true })
+// a fresh database per run: only in the runner, as each worker loads this file again (the server is running by then)
+if (!process.env.TEST_WORKER_INDEX) rmSync(DATA_DIR, { recursive: true, force: true })
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
