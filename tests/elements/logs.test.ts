@@ -342,6 +342,36 @@ describe('<tollgate-logs> for an administrator', () => {
     expect(cellText(row, 'channel')).to.include('3 → 5 → 7')
   })
 
+  it('fits a 968 px panel (1280 px window, sidebar open) without sideways scrolling, rows one or two lines high', async () => {
+    const me = await admin()
+    const long = 'model ratio 2.5, completion ratio 4, group ratio 1.5 and a long note about the request that goes on'
+    await insertLogs(me, [
+      { token_name: 'Production app with a long name', model_name: 'claude-3-5-sonnet-20241022-extended', type: 2, use_time: 12, prompt_tokens: 12345, completion_tokens: 6543, quota: 123456, channel: 12, content: long, other: JSON.stringify({ model_ratio: 2.5, completion_ratio: 4, group_ratio: 1.5, admin_info: { use_channel: [3, 12] } }) },
+      { token_name: 'tok-fit', model_name: 'gpt-4o-mini', type: 2, use_time: 1, prompt_tokens: 12, completion_tokens: 3, quota: 20, channel: 1, other: JSON.stringify({ model_ratio: 0.075, completion_ratio: 4, group_ratio: 1 }) },
+    ])
+    const el = await mount('<tollgate-logs style="display:block;width:968px"></tollgate-logs>')
+    await waitFor(() => rowWithToken(el, 'tok-fit'), 'the rows')
+    const wrap = $(el, '.tg-table-wrap')!
+    expect(wrap.scrollWidth, 'table width inside the panel').to.be.at.most(wrap.clientWidth)
+    const heights = rows(el).filter((r) => cellText(r, 'token').startsWith('Production') || cellText(r, 'token') === 'tok-fit').map((r) => r.getBoundingClientRect().height)
+    expect(heights).to.have.length(2)
+    expect(Math.max(...heights), 'row height').to.be.below(76)
+    // every datum is still there: both token counts, and the full details text behind the one-line summary
+    const row = rows(el).find((r) => cellText(r, 'prompt') === '12345')!
+    expect(cellText(row, 'completion')).to.equal('6543')
+    expect(cellText(row, 'time')).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
+    expect(getComputedStyle(cell(row, 'time')).whiteSpace).to.equal('nowrap')
+    const details = cell(row, 'details') as HTMLButtonElement
+    expect(details.tagName).to.equal('BUTTON')
+    expect(details.textContent).to.include('and a long note about the request that goes on')
+    expect(details.title).to.include('and a long note about the request that goes on')
+    expect(details.getAttribute('aria-expanded')).to.equal('false')
+    const before = row.getBoundingClientRect().height
+    details.click()
+    await waitFor(() => details.getAttribute('aria-expanded') === 'true', 'the details unfolded')
+    expect(row.getBoundingClientRect().height).to.be.greaterThan(before)
+  })
+
   it('filters by username and channel', async () => {
     const a = await user()
     const b = await user()

@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { useStore } from '@nanostores/react'
 import { useLogLabels, type LogLabel } from './logs-labels.ts'
 import type { Labels } from '../../ui/labels.ts'
@@ -8,17 +9,24 @@ import { formatQuota } from '../../ui/format.ts'
 import { formatTimestamp } from '../../ui/datetime.ts'
 import { isStream, logDurationTone, logTypeLabel, parseOther, pricing, retryChain, TONE_VARIANT } from './log-format.ts'
 
+/**
+ * The details in one line (ellipsis) so a row stays one or two lines high; the cell is a button
+ * that unfolds the full text in place (also in its title). Its text content is always the full text.
+ */
 function Details({ log, t }: { log: Log; t: Labels<LogLabel> }) {
+  const [open, setOpen] = useState(false)
   const other = parseOther(log.other)
   const p = pricing(other)
   let line = ''
   if (p?.kind === 'price') line = t('logs.details.price', { price: p.price, group: p.group })
   else if (p?.kind === 'ratio') line = t('logs.details.ratio', { model: p.model, completion: p.completion, group: p.group })
+  if (!line && !log.content) return <span data-col="details">—</span>
+  const full = [line, log.content].filter(Boolean).join('\n')
   return (
-    <div className="tg-log__details" data-col="details">
+    <button type="button" className="tg-log__details" data-col="details" aria-expanded={open} title={open ? undefined : full} onClick={() => setOpen((o) => !o)}>
       {line && <span>{line}</span>}
       {log.content && <span className="tg-muted">{log.content}</span>}
-    </div>
+    </button>
   )
 }
 
@@ -41,11 +49,8 @@ export function LogTable({ logs, admin, onUser, onCopy }: { logs: Log[]; admin: 
             <th scope="col">{t('logs.col.type')}</th>
             <th scope="col">{t('logs.col.model')}</th>
             <th scope="col">{t('logs.col.duration')}</th>
-            <th scope="col" className="tg-num">
-              {t('logs.col.prompt')}
-            </th>
-            <th scope="col" className="tg-num">
-              {t('logs.col.completion')}
+            <th scope="col" className="tg-num" title={t('logs.col.tokensHint')}>
+              {t('logs.col.tokens')}
             </th>
             <th scope="col" className="tg-num">
               {t('logs.col.quota')}
@@ -68,8 +73,10 @@ export function LogTable({ logs, admin, onUser, onCopy }: { logs: Log[]; admin: 
                   <td data-col="channel">
                     {log.channel ? <sl-tag size="small" variant="neutral">#{log.channel}</sl-tag> : '—'}
                     {chain.length > 1 && (
-                      <div className="tg-log__chain" data-retry-chain={chain.join(',')} title={t('logs.retryChain')}>
-                        {t('logs.retryChain')}: {chain.join(' → ')}
+                      <div className="tg-log__chain" data-retry-chain={chain.join(',')} title={`${t('logs.retryChain')}: ${chain.join(' → ')}`}>
+                        <span className="tg-log__sr">{t('logs.retryChain')}: </span>
+                        <span aria-hidden="true">↻ </span>
+                        {chain.join(' → ')}
                       </div>
                     )}
                   </td>
@@ -77,7 +84,7 @@ export function LogTable({ logs, admin, onUser, onCopy }: { logs: Log[]; admin: 
                 {admin && (
                   <td data-col="user">
                     {log.username ? (
-                      <button type="button" className="tg-linklike" data-user-id={log.user_id} onClick={() => onUser(log)}>
+                      <button type="button" className="tg-linklike tg-log__user" title={log.username} data-user-id={log.user_id} onClick={() => onUser(log)}>
                         {log.username}
                       </button>
                     ) : (
@@ -85,7 +92,9 @@ export function LogTable({ logs, admin, onUser, onCopy }: { logs: Log[]; admin: 
                     )}
                   </td>
                 )}
-                <td data-col="token">{log.token_name || '—'}</td>
+                <td data-col="token" className="tg-log__token" title={log.token_name || undefined}>
+                  {log.token_name || '—'}
+                </td>
                 <td data-col="type">
                   <sl-tag size="small" variant={type.variant} data-type={log.type}>
                     {t(type.key)}
@@ -93,7 +102,7 @@ export function LogTable({ logs, admin, onUser, onCopy }: { logs: Log[]; admin: 
                 </td>
                 <td data-col="model">
                   {log.model_name ? (
-                    <button type="button" className="tg-chip" title={t('logs.copyModel')} onClick={() => onCopy(log.model_name)}>
+                    <button type="button" className="tg-chip tg-log__model" title={`${log.model_name} · ${t('logs.copyModel')}`} onClick={() => onCopy(log.model_name)}>
                       {log.model_name}
                     </button>
                   ) : (
@@ -114,16 +123,24 @@ export function LogTable({ logs, admin, onUser, onCopy }: { logs: Log[]; admin: 
                     '—'
                   )}
                 </td>
-                <td className="tg-num" data-col="prompt">
-                  {usage ? log.prompt_tokens : '—'}
-                </td>
-                <td className="tg-num" data-col="completion">
-                  {usage ? log.completion_tokens : '—'}
+                <td className="tg-num tg-nowrap" data-col="tokens">
+                  {usage ? (
+                    <span className="tg-log__tokens">
+                      <span title={t('logs.col.prompt')}>
+                        <span className="tg-log__unit">{t('logs.tokens.in')}</span> <span data-col="prompt">{log.prompt_tokens}</span>
+                      </span>
+                      <span title={t('logs.col.completion')}>
+                        <span className="tg-log__unit">{t('logs.tokens.out')}</span> <span data-col="completion">{log.completion_tokens}</span>
+                      </span>
+                    </span>
+                  ) : (
+                    <span data-col="prompt">—</span>
+                  )}
                 </td>
                 <td className="tg-num tg-nowrap" data-col="quota">
                   {log.quota ? formatQuota(log.quota, status, 6) : '—'}
                 </td>
-                <td>
+                <td className="tg-log__details-cell">
                   <Details log={log} t={t} />
                 </td>
               </tr>
