@@ -17,7 +17,7 @@ const LIB = 'dist/lib'
  * 140 kB of each; the console adds its shell and DOMPurify) plus about 3 %.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 267_400,
+  'tollgate.js': 267_800,
   'tollgate-config.js': 23_000,
   'tollgate-console.js': 194_900,
   'tollgate-login.js': 169_900,

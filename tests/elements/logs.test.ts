@@ -301,6 +301,47 @@ describe('<tollgate-logs> for a user', () => {
     await waitFor(() => rowWithToken(el, 'tok-after-retry'), 'the rows after Retry')
   })
 
+  it('folds the filters behind a keyboard-usable "Filters" toggle on a 375 px screen, statistics and rows on the first screen', async () => {
+    await setViewport({ width: 375, height: 812 })
+    try {
+      const me = await user()
+      await insertLogs(me.username, [{ token_name: 'tok-small-1' }, { token_name: 'tok-small-2' }])
+      const el = await mountLogs()
+      await waitFor(() => rowWithToken(el, 'tok-small-2'))
+      const form = $<HTMLFormElement>(el, 'form[part="filters"]')!
+      const toggle = $<HTMLButtonElement>(el, '[data-action="toggle-filters"]')!
+      expect(toggle.tagName).to.equal('BUTTON')
+      expect(toggle.textContent).to.include('Filters')
+      expect(toggle.getAttribute('aria-controls')).to.equal(form.id)
+      expect(toggle.getAttribute('aria-expanded')).to.equal('false')
+      expect(form.hidden).to.equal(true)
+      expect(form.getBoundingClientRect().height).to.equal(0)
+      // the statistics line and the first row are on the first screen
+      await waitFor(() => $(el, '[data-stat-quota]'), 'the statistics')
+      expect($(el, '[data-stat]')!.getBoundingClientRect().bottom).to.be.at.most(812)
+      expect(rows(el)[0].getBoundingClientRect().bottom).to.be.at.most(812)
+      // keyboard: focus the toggle and press Enter, then Space to fold again
+      toggle.focus()
+      await sendKeys({ press: 'Enter' })
+      await waitFor(() => toggle.getAttribute('aria-expanded') === 'true', 'the filters unfolded')
+      expect(form.hidden).to.equal(false)
+      expect(form.getBoundingClientRect().height).to.be.greaterThan(100)
+      await sendKeys({ press: 'Space' })
+      await waitFor(() => toggle.getAttribute('aria-expanded') === 'false', 'the filters folded')
+      expect(form.hidden).to.equal(true)
+    } finally {
+      await setViewport({ width: 1280, height: 800 })
+    }
+  })
+
+  it('shows the filters without a toggle on a wide screen', async () => {
+    const me = await user()
+    await insertLogs(me.username, [{ token_name: 'tok-wide' }])
+    const el = await mountLogs()
+    expect($(el, '[data-action="toggle-filters"]')).to.equal(null)
+    expect($<HTMLFormElement>(el, 'form[part="filters"]')!.hidden).to.equal(false)
+  })
+
   it('speaks Simplified Chinese, follows dark mode and fits a 375 px screen', async () => {
     setLocale('zh')
     setTheme('dark')

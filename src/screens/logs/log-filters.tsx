@@ -15,14 +15,14 @@ export interface LogDraft {
 const value = (e: Event) => (e.target as HTMLInputElement).value
 
 /** Type, token name, model, time range; administrators also filter by username and channel. */
-export function LogFilters({ admin, draft, onChange, onSubmit, busy }: { admin: boolean; draft: LogDraft; onChange: (patch: Partial<LogDraft>) => void; onSubmit: () => void; busy: boolean }) {
+export function LogFilters({ id, hidden, admin, draft, onChange, onSubmit, busy }: { id?: string; hidden?: boolean; admin: boolean; draft: LogDraft; onChange: (patch: Partial<LogDraft>) => void; onSubmit: () => void; busy: boolean }) {
   const t = useLogLabels()
   const submit = (e: FormEvent) => {
     e.preventDefault()
     onSubmit()
   }
   return (
-    <form className="tg-filters" part="filters" onSubmit={submit} noValidate aria-label={t('logs.filters')}>
+    <form id={id} hidden={hidden} className="tg-filters" part="filters" onSubmit={submit} noValidate aria-label={t('logs.filters')}>
       <label className="tg-field">
         <span className="tg-field__label">{t('logs.field.type')}</span>
         <select className="tg-select" name="type" value={draft.type} onChange={(e) => onChange({ type: e.target.value })}>

@@ -13,6 +13,7 @@ import { LoadState } from '../../ui/load-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { Link } from '../../ui/navigation.tsx'
 import { usePagedList } from '../../ui/paged-list.ts'
+import { useMediaQuery } from '../../ui/media.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
 import { LogFilters, type LogDraft } from './log-filters.tsx'
@@ -21,6 +22,9 @@ import { UserInfoDialog } from './user-info-dialog.tsx'
 import { CleanLogsDialog } from './clean-logs-dialog.tsx'
 import listCss from '../../ui/list.css?inline'
 import logsCss from './logs.css?inline'
+
+/** Below this width the filter form folds behind a "Filters" toggle. */
+export const SMALL_SCREEN = '(max-width: 640px)'
 
 /** Default log range (spec section 9): 24 h ago to 1 h ahead. */
 export const LOG_RANGE = { back: 24 * 3600, ahead: 3600 }
@@ -60,6 +64,9 @@ export function LogsScreen() {
   const [userInfo, setUserInfo] = useState<{ id: number; username: string } | null>(null)
   const [cleaning, setCleaning] = useState(false)
   const [generation, setGeneration] = useState(0)
+  // on small screens the seven filters would fill the first screen: they fold behind a toggle
+  const small = useMediaQuery(SMALL_SCREEN)
+  const [filtersOpen, setFiltersOpen] = useState(false)
   const { copy, fallback } = useCopy()
   const size = PAGE_SIZES.includes(pageSize as (typeof PAGE_SIZES)[number]) ? pageSize : PAGE_SIZES[0]
 
@@ -108,7 +115,15 @@ export function LogsScreen() {
           )
         }
       />
-      <LogFilters admin={admin} draft={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} onSubmit={search} busy={list.load.state === 'loading' || (list.load.state === 'ready' && !!list.load.refreshing)} />
+      {small && (
+        <button type="button" className="tg-button tg-filters-toggle" aria-expanded={filtersOpen} aria-controls="tg-log-filters" data-action="toggle-filters" onClick={() => setFiltersOpen((o) => !o)}>
+          {t('logs.filtersToggle')}
+          <span className="tg-filters-toggle__caret" aria-hidden="true">
+            ▾
+          </span>
+        </button>
+      )}
+      <LogFilters id="tg-log-filters" hidden={small && !filtersOpen} admin={admin} draft={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} onSubmit={search} busy={list.load.state === 'loading' || (list.load.state === 'ready' && !!list.load.refreshing)} />
       <p className="tg-stat" data-stat="" aria-live="polite">
         {stat === null ? (
           <sl-spinner aria-label={t('common.loading')}></sl-spinner>
