@@ -5,6 +5,7 @@ import { $session } from '../../src/stores/session.ts'
 import { $status, refreshStatus } from '../../src/stores/status.ts'
 import { $prefs } from '../../src/stores/prefs.ts'
 import { setClock } from '../../src/stores/clock.ts'
+import { dismissToast, showToast } from '../../src/stores/toasts.ts'
 import {
   $,
   $$,
@@ -413,5 +414,45 @@ describe('<tollgate-console> /oauth/github', () => {
     await waitFor(() => location.pathname === '/login', 'the sign-in page')
     await waitForToast(el, 'Error: the sign-in state is missing or does not match; start the GitHub sign-in again')
     expect($session.get()).to.equal(null)
+  })
+})
+
+describe('<tollgate-console> toasts', () => {
+  afterEach(cleanup)
+
+  it('stacks toasts bottom right in its own shadow root, clear of the page header button', async () => {
+    await registerAndSignIn()
+    const el = await consoleAt('/token')
+    const action = await waitFor(() => $(el, '.tg-page-header sl-button, .tg-page-header .tg-button'), 'the page header action')
+    const id = showToast('success', 'saved at the bottom', Infinity)
+    try {
+      await waitForToast(el, 'saved at the bottom')
+      const region = el.shadowRoot!.querySelector<HTMLElement>('.tg-toasts')!
+      expect(region, 'toast region in the shadow root').to.not.equal(null)
+      const box = el.shadowRoot!.querySelector('.tg-toast')!.getBoundingClientRect()
+      expect(innerHeight - box.bottom).to.be.within(0, 32)
+      expect(innerWidth - box.right).to.be.within(0, 32)
+      const a = action.getBoundingClientRect()
+      const overlaps = box.left < a.right && box.right > a.left && box.top < a.bottom && box.bottom > a.top
+      expect(overlaps, 'toast over the header action').to.equal(false)
+    } finally {
+      dismissToast(id)
+    }
+  })
+
+  it('centres the toasts at the bottom on a phone', async () => {
+    await setViewport({ width: 375, height: 740 })
+    const id = showToast('success', 'centred on a phone', Infinity)
+    try {
+      await registerAndSignIn()
+      const el = await consoleAt('/token')
+      await waitForToast(el, 'centred on a phone')
+      const box = el.shadowRoot!.querySelector('.tg-toast')!.getBoundingClientRect()
+      expect(innerHeight - box.bottom).to.be.within(0, 32)
+      expect(Math.abs(box.left - (innerWidth - box.right))).to.be.at.most(2)
+    } finally {
+      dismissToast(id)
+      await setViewport({ width: 1280, height: 800 })
+    }
   })
 })
