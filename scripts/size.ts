@@ -17,7 +17,7 @@ const LIB = 'dist/lib'
  * 140 kB of each; the console adds its shell and DOMPurify) plus about 3 %.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 267_800,
+  'tollgate.js': 268_100,
   'tollgate-config.js': 23_000,
   'tollgate-console.js': 194_900,
   'tollgate-login.js': 169_900,
@@ -29,7 +29,7 @@ const BUDGETS: Record<string, number> = {
   'tollgate-dashboard.js': 174_800,
   'tollgate-channels.js': 184_000,
   'tollgate-users.js': 182_800,
-  'tollgate-redemptions.js': 177_700,
+  'tollgate-redemptions.js': 178_000,
   'tollgate-settings.js': 178_500,
   'tollgate-topup.js': 171_200,
   'tollgate-tasks.js': 175_800,

@@ -5,6 +5,7 @@ import { $session } from '../../src/stores/session.ts'
 import { setLocale, setTheme } from '../../src/stores/prefs.ts'
 import {
   $,
+  $$,
   cleanup,
   fill,
   goTo,
@@ -17,7 +18,6 @@ import {
   signInAs,
   sleep,
   textOf,
-  toastTexts,
   waitFor,
   waitForText,
   waitForToast,
@@ -72,7 +72,8 @@ async function mountTopup(attrs = ''): Promise<HTMLElement> {
   return el
 }
 
-const payable = (el: Element) => $(el, '[data-payable] strong')!.textContent
+/** The number payable (the yuan sign stands beside it). */
+const payable = (el: Element) => $(el, '[data-payable] [data-amount]')!.textContent
 const dialog = (el: Element) => $<Sl>(el, '[data-testid="pay-dialog"]')!
 
 /** Options that turn online top-up on, paying into the test server's stand-in platform. */
@@ -248,14 +249,49 @@ describe('<tollgate-topup> online top-up', () => {
     }
   })
 
-  it("says 'admin has not enabled online top-up' when the site has no payment set up", async () => {
+  it("looks disabled and says 'admin has not enabled online top-up' when the site has no payment set up", async () => {
     await setOptions({ PayAddress: '', EpayId: '', EpayKey: '' })
     await loadStatus()
     await registerAndSignIn()
     const el = await mountTopup()
-    await click($(el, '[data-action="topup"]'))
-    await waitForToast(el, 'admin has not enabled online top-up')
+    const card = $<HTMLElement>(el, '[part="online-topup"]')!
+    expect(card.dataset.online).to.equal('off')
+    const notice = $<HTMLElement>(el, '[data-online-off]')!
+    expect(notice.textContent).to.include('admin has not enabled online top-up')
+    expect(card.getAttribute('aria-describedby')).to.equal(notice.id)
+    const button = $<Sl & { disabled: boolean }>(el, '[data-action="topup"]')!
+    expect(button.disabled).to.equal(true)
+    expect((inputNamed(el, 'amount') as unknown as { disabled: boolean }).disabled).to.equal(true)
+    expect($$<HTMLElement & { disabled: boolean }>(el, 'sl-radio-button').every((r) => r.disabled)).to.equal(true)
+    expect(Number(getComputedStyle($(el, '[part="online-topup"] .tg-form')!).opacity)).to.be.below(1)
+    await click(button)
     expect(dialog(el).open).to.equal(false)
+  })
+
+  it('looks ready, with no notice, once online top-up is set up', async () => {
+    await enableOnlineTopup()
+    await registerAndSignIn()
+    const el = await mountTopup()
+    expect($<HTMLElement>(el, '[part="online-topup"]')!.dataset.online).to.equal('on')
+    expect($(el, '[data-online-off]')).to.equal(null)
+    expect($<HTMLElement & { disabled: boolean }>(el, '[data-action="topup"]')!.disabled).to.equal(false)
+  })
+
+  it('shows the amount payable in yuan: ¥7.30, in both languages', async () => {
+    await setOptions({ Price: 7.3 })
+    await loadStatus()
+    await registerAndSignIn()
+    const el = await mountTopup()
+    await waitFor(() => payable(el) === '7.30', 'the price of 1')
+    expect($(el, '[data-payable] strong')!.textContent).to.equal('¥7.30')
+    expect($(el, '[data-payable]')!.textContent).to.match(/Amount to pay:\s*¥7\.30/)
+    setLocale('zh')
+    try {
+      await waitFor(() => $(el, '[data-payable]')!.textContent!.includes('实付金额'), 'Chinese')
+      expect($(el, '[data-payable] strong')!.textContent).to.equal('¥7.30')
+    } finally {
+      setLocale('en')
+    }
   })
 
   it('confirms, then posts the hidden payment form with the order fields to the pay-target frame', async () => {
@@ -272,7 +308,7 @@ describe('<tollgate-topup> online top-up', () => {
       await click($(el, '[data-action="topup"]'))
       await waitFor(() => dialog(el).open, 'the confirmation')
       expect($(el, '[data-summary="amount"]')!.textContent).to.equal('$2')
-      expect($(el, '[data-summary="payable"]')!.textContent).to.equal('14.60')
+      expect($(el, '[data-summary="payable"]')!.textContent).to.equal('¥14.60')
       expect($(el, '[data-summary="method"]')!.textContent).to.equal('WeChat Pay')
       const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }))
       await click($(el, '[data-action="pay"]'))
@@ -353,10 +389,8 @@ describe('<tollgate-topup> small screens, dark mode, Chinese and the console', (
     const el = await mountTopup()
     await click($(el, '[data-action="redeem"]'))
     await waitForText(el, '请输入兑换码！')
-    await click($(el, '[data-action="topup"]'))
-    await waitForToast(el, '管理员未开启在线充值！')
+    expect($(el, '[data-online-off]')!.textContent).to.include('管理员未开启在线充值')
     expect(textOf(el)).to.include('当前余额')
-    expect(toastTexts(el)).to.include('管理员未开启在线充值！')
   })
 
   it('is the /topup screen of the console', async () => {

@@ -111,14 +111,31 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
   }
 
   const methodLabel = method === 'zfb' ? t('wallet.alipay') : t('wallet.wechatPay')
+  // the card looks and behaves disabled, and says why, until the admin sets up online payment
+  const off = !status?.enable_online_topup
+  /** The money payable is in Chinese yuan (the site's Price per dollar). */
+  const money = (value: number | null) => (
+    <>
+      <span data-currency="" title={t('wallet.cny')}>
+        {t('wallet.yuanSign')}
+      </span>
+      <span data-amount="">{value === null ? '…' : value.toFixed(2)}</span>
+    </>
+  )
 
   return (
-    <section className="tg-wallet-card" aria-labelledby="tg-online-title" part="online-topup">
+    <section className={off ? 'tg-wallet-card tg-wallet-card--off' : 'tg-wallet-card'} aria-labelledby="tg-online-title" aria-describedby={off ? 'tg-online-off' : undefined} data-online={off ? 'off' : 'on'} part="online-topup">
       <h2 id="tg-online-title">
         <sl-icon name="credit-card" aria-hidden="true"></sl-icon>
         {t('wallet.onlineTitle')}
       </h2>
       <p className="tg-wallet-card__lead">{t('wallet.onlineLead', { min: status?.min_topup || 1 })}</p>
+      {off && (
+        <p className="tg-wallet-card__off" id="tg-online-off" data-online-off="">
+          <sl-icon name="info-circle" aria-hidden="true"></sl-icon>
+          {t('wallet.onlineOff')}
+        </p>
+      )}
       <div className="tg-form">
         <sl-input
           name="amount"
@@ -129,13 +146,14 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
           label={t('wallet.amount')}
           help-text={t('wallet.amountHint', { quota: formatQuota(quotaFromDollars(amount, status), status) })}
           value={amountText}
+          disabled={off}
           onsl-input={onAmountInput}
           onsl-change={onAmountChange}
         >
           <span slot="prefix">$</span>
         </sl-input>
         <p className="tg-payable" aria-live="polite" data-payable="">
-          {t('wallet.payable')} <strong>{payable === null ? '…' : payable.toFixed(2)}</strong>
+          {t('wallet.payable')} <strong>{money(payable)}</strong>
         </p>
         <sl-radio-group
           name="payment_method"
@@ -143,16 +161,16 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
           value={method}
           onsl-change={(e: Event) => setMethod((e.target as HTMLInputElement).value === 'wx' ? 'wx' : 'zfb')}
         >
-          <sl-radio-button value="zfb" data-method="zfb">
+          <sl-radio-button value="zfb" data-method="zfb" disabled={off}>
             <sl-icon slot="prefix" name="alipay"></sl-icon>
             {t('wallet.alipay')}
           </sl-radio-button>
-          <sl-radio-button value="wx" data-method="wx">
+          <sl-radio-button value="wx" data-method="wx" disabled={off}>
             <sl-icon slot="prefix" name="wechat"></sl-icon>
             {t('wallet.wechatPay')}
           </sl-radio-button>
         </sl-radio-group>
-        <sl-button variant="primary" data-action="topup" onClick={startTopup}>
+        <sl-button variant="primary" data-action="topup" disabled={off} onClick={startTopup}>
           {t('wallet.topup')}
         </sl-button>
       </div>
@@ -167,7 +185,7 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
           <dt>{t('wallet.amount')}</dt>
           <dd data-summary="amount">${amount}</dd>
           <dt>{t('wallet.payable')}</dt>
-          <dd data-summary="payable">{payable === null ? '…' : payable.toFixed(2)}</dd>
+          <dd data-summary="payable">{money(payable)}</dd>
           <dt>{t('wallet.method')}</dt>
           <dd data-summary="method">{methodLabel}</dd>
         </dl>
