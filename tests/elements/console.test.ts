@@ -53,6 +53,17 @@ describe('<tollgate-console> sidebar', () => {
     expect(navKeys(el).indexOf('chat')).to.equal(1)
   })
 
+  it('shows every label in full, wrapping a long one (Image generation (Ideogram)) to two lines', async () => {
+    await setViewport({ width: 1280, height: 800 })
+    const el = await consoleAt('/')
+    const link = await waitFor(() => $<HTMLElement>(el, 'nav[part="sidebar"] [data-nav="ideo"]'), 'the Ideogram entry')
+    const label = link.querySelector<HTMLElement>('.tg-nav__label')!
+    expect(label.textContent).to.equal('Image generation (Ideogram)')
+    expect(label.scrollWidth).to.be.at.most(label.clientWidth)
+    expect(label.getBoundingClientRect().right).to.be.at.most($(el, 'nav[part="sidebar"]')!.getBoundingClientRect().right)
+    for (const l of $$<HTMLElement>(el, 'nav[part="sidebar"] .tg-nav__label')) expect(l.scrollWidth, l.textContent!).to.be.at.most(l.clientWidth)
+  })
+
   it('adds channel, redemption and user management for administrators only', async () => {
     await registerAndSignIn()
     const user = await consoleAt('/')
