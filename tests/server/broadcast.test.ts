@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
+import { freshPostgres } from './helpers.ts'
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const pgUrl = process.env.TEST_DATABASE_URL
@@ -26,13 +27,8 @@ async function redisUp(): Promise<boolean> {
 describe('several instances (PostgreSQL + Redis)', async () => {
   const ready = Boolean(pgUrl) && (await redisUp())
   it('an option saved on one instance reaches the other at once', { skip: ready ? false : 'needs TEST_DATABASE_URL and Redis on 127.0.0.1:6379' }, async () => {
-    const pg = await import('pg')
-    const name = `tollgate_b_${Date.now()}`
-    const admin = new pg.default.Client({ connectionString: pgUrl })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${name}`)
-    const url = new URL(pgUrl!)
-    url.pathname = `/${name}`
+    const db = await freshPostgres()
+    const url = new URL(db.url)
     const dirs = [mkdtempSync(join(tmpdir(), 'tg-a-')), mkdtempSync(join(tmpdir(), 'tg-b-'))]
     const [a, b] = [
       await createServer(loadConfig({ DATA_DIR: dirs[0], DATABASE_URL: url.toString(), REDIS_URL: redisUrl }, { sessionSecret: 's' })),
@@ -53,8 +49,7 @@ describe('several instances (PostgreSQL + Redis)', async () => {
     } finally {
       await a.close()
       await b.close()
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await admin.end()
+      await db.drop()
       for (const d of dirs) rmSync(d, { recursive: true, force: true })
     }
   })

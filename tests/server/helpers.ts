@@ -78,7 +78,7 @@ export class Client {
   }
 }
 
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
   const base = new URL(process.env.TEST_DATABASE_URL!)
   const name = `tollgate_t_${randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: base.toString() })
