@@ -401,6 +401,9 @@ export default {
     withoutRerunOnChange(vitePlugin({
       // the plugin proxies to the configured port, so it must not drift
       server: { port: VITE_PORT, strictPort: true, host: '127.0.0.1' },
+      // a dependency cache per port: runs side by side must not rewrite each other's pre-bundled
+      // React mid-run (two copies of React break hooks)
+      cacheDir: `node_modules/.vite-wtr-${VITE_PORT}`,
       logLevel: 'error',
       define: { 'process.env.NODE_ENV': '"development"' },
       // pre-bundle up front: discovering dependencies mid-run re-optimises and loads two Reacts
