@@ -17,6 +17,10 @@ import { startBroadcast } from './lib/broadcast.ts'
 import { ROLE, USER_STATUS } from './lib/users.ts'
 import { nowSeconds } from './http.ts'
 
+/** Request ids: a random prefix per process and a counter (no random bytes per request). */
+const REQUEST_ID_PREFIX = randomBytes(5).toString('hex')
+let requestSeq = 0
+
 export interface Server {
   app: Hono<Env>
   ctx: AppContext
@@ -84,7 +88,7 @@ export async function createServer(config: Config): Promise<Server> {
 
   const app = new Hono<Env>()
   app.use('*', async (c, next) => {
-    const id = c.req.header('x-request-id')?.slice(0, 64) || randomBytes(8).toString('hex')
+    const id = c.req.header('x-request-id')?.slice(0, 64) || `${REQUEST_ID_PREFIX}${(++requestSeq).toString(36)}`
     c.set('requestId', id)
     c.set('ctx', ctx)
     await next()

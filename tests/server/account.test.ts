@@ -174,3 +174,19 @@ describe('unknown calls', () => {
     }
   })
 })
+
+describe('request ids', () => {
+  it('every answer carries a distinct X-Request-Id, or the caller’s own', async () => {
+    const s = await startServer('sqlite')
+    try {
+      const a = await s.anon.get('/api/status')
+      const b = await s.anon.get('/api/status')
+      assert.ok(a.headers.get('x-request-id'))
+      assert.notEqual(a.headers.get('x-request-id'), b.headers.get('x-request-id'))
+      const own = await s.anon.call('GET', '/api/status', undefined, { 'x-request-id': 'trace-123' })
+      assert.equal(own.headers.get('x-request-id'), 'trace-123')
+    } finally {
+      await s.close()
+    }
+  })
+})
