@@ -23,6 +23,19 @@ export function formatQuota(quota: number, status: Pick<PublicStatus, 'display_i
   return compactNumber(quota)
 }
 
+/**
+ * Axis ticks for quota amounts: like formatQuota, with as many decimals as the step between the
+ * ticks needs, so small amounts never all read '$0.00'.
+ */
+export function formatQuotaTicks(ticks: number[], status: Pick<PublicStatus, 'display_in_currency' | 'quota_per_unit'> | null): string[] {
+  if (!status?.display_in_currency) return ticks.map((t) => compactNumber(Math.round(t)))
+  const perUnit = status.quota_per_unit || DEFAULT_QUOTA_PER_UNIT
+  const steps = ticks.slice(1).map((t, i) => Math.abs(t - ticks[i]!)).filter((d) => d > 0)
+  const step = steps.length ? Math.min(...steps) / perUnit : 0.01
+  const digits = Math.min(8, Math.max(2, Math.ceil(-Math.log10(step))))
+  return ticks.map((t) => `$${(t / perUnit).toFixed(digits)}`)
+}
+
 /** Quota units for a dollar amount, for inputs that take dollars. */
 export function quotaFromDollars(dollars: number, status: Pick<PublicStatus, 'quota_per_unit'> | null): number {
   return Math.round(dollars * (status?.quota_per_unit || DEFAULT_QUOTA_PER_UNIT))

@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai'
-import { compactNumber, formatQuota } from '../../src/ui/format.ts'
+import { compactNumber, formatQuota, formatQuotaTicks } from '../../src/ui/format.ts'
 import { isHttpUrl, sanitizeHtml } from '../../src/ui/sanitize.ts'
 
 describe('quota display (spec section 9)', () => {
@@ -37,5 +37,15 @@ describe('admin HTML', () => {
     expect(isHttpUrl(' http://example.com ')).to.equal(true)
     expect(isHttpUrl('<p>https://example.com</p>')).to.equal(false)
     expect(isHttpUrl('javascript:alert(1)')).to.equal(false)
+  })
+})
+
+describe('quota axis ticks (data dashboard)', () => {
+  it('gives ticks enough decimals to tell small amounts apart', () => {
+    const currency = { display_in_currency: true, quota_per_unit: 500000 }
+    // steps of 50 quota are $0.0001: two decimals would print '$0.00' for every tick
+    expect(formatQuotaTicks([0, 50, 100, 150], currency)).to.deep.equal(['$0.0000', '$0.0001', '$0.0002', '$0.0003'])
+    expect(formatQuotaTicks([0, 500000, 1000000], currency)).to.deep.equal(['$0.00', '$1.00', '$2.00'])
+    expect(formatQuotaTicks([0, 20000, 40000], { display_in_currency: false, quota_per_unit: 500000 })).to.deep.equal(['0', '20k', '40k'])
   })
 })

@@ -10,7 +10,7 @@ import { EmptyState } from '../../ui/empty-state.tsx'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { Link } from '../../ui/navigation.tsx'
-import { compactNumber, formatQuota } from '../../ui/format.ts'
+import { compactNumber, formatQuota, formatQuotaTicks } from '../../ui/format.ts'
 import { UsageChart } from './usage-chart.tsx'
 import { UsageTables } from './usage-tables.tsx'
 import { defaultRange, fromLocalInput, GRANULARITIES, parseGranularity, summarize, toLocalInput, type Granularity } from './usage-data.ts'
@@ -136,6 +136,7 @@ function Dashboard({ admin, granularity, onGranularity, query, onQuery }: { admi
   const rows = load.state === 'ready' ? load.data : null
   const summary = useMemo(() => (rows ? summarize(rows, granularity) : null), [rows, granularity])
   const quota = useCallback((q: number) => formatQuota(q, status), [status])
+  const quotaTicks = useCallback((ticks: number[]) => formatQuotaTicks(ticks, status), [status])
   const number = useMemo(() => new Intl.NumberFormat(locale === 'zh' ? 'zh-CN' : 'en'), [locale])
 
   return (
@@ -212,7 +213,7 @@ function Dashboard({ admin, granularity, onGranularity, query, onQuery }: { admi
                   </span>
                 </div>
               </section>
-              <UsageChart summary={summary} formatValue={quota} />
+              <UsageChart summary={summary} formatValue={quota} formatTicks={quotaTicks} />
               <UsageTables summary={summary} formatQuota={quota} formatNumber={number.format} />
             </>
           )

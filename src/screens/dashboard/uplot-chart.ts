@@ -23,6 +23,8 @@ export interface ChartInput {
   grid: string
   font: string
   formatValue: (value: number) => string
+  /** the y-axis labels for a set of ticks (defaults to formatValue on each) */
+  formatTicks?: (ticks: number[]) => string[]
 }
 
 export interface Chart {
@@ -70,7 +72,7 @@ export function drawChart(target: HTMLElement, input: ChartInput): Chart {
         grid: { stroke: input.grid, width: 1 },
         ticks: { stroke: input.grid },
         size: 64,
-        values: (_u, splits) => splits.map((v) => input.formatValue(v)),
+        values: (_u, splits) => (input.formatTicks ? input.formatTicks(splits) : splits.map((v) => input.formatValue(v))),
       },
     ],
     series: [

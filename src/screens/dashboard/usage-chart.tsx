@@ -20,7 +20,7 @@ const loadChart = () => (loading ??= import('./uplot-chart.ts').catch((e) => {
  * The stacked bar chart of the quota each model used per period. Screen readers get its summary;
  * the tables beside it hold the same figures.
  */
-export function UsageChart({ summary, formatValue }: { summary: UsageSummary; formatValue: (quota: number) => string }) {
+export function UsageChart({ summary, formatValue, formatTicks }: { summary: UsageSummary; formatValue: (quota: number) => string; formatTicks?: (ticks: number[]) => string[] }) {
   const t = useT()
   const locale = useLocale()
   const { theme } = useStore($prefs, { keys: ['theme'] })
@@ -59,6 +59,7 @@ export function UsageChart({ summary, formatValue }: { summary: UsageSummary; fo
       grid: token('--tollgate-border') || '#e4e4e7',
       font: `12px ${token('--sl-font-sans') || 'sans-serif'}`,
       formatValue,
+      formatTicks,
     })
     // follow the width of the card (on the next frame, so the resize never feeds back into this observer)
     let width = el.clientWidth
@@ -77,7 +78,7 @@ export function UsageChart({ summary, formatValue }: { summary: UsageSummary; fo
       resize.disconnect()
       drawn.destroy()
     }
-  }, [chart, summary, locale, theme, formatValue, t])
+  }, [chart, summary, locale, theme, formatValue, formatTicks, t])
 
   return (
     <figure className="tg-dash__card tg-dash__chart" part="chart" aria-labelledby={titleId} data-chart={chart ? 'ready' : failed ? 'failed' : 'loading'}>
