@@ -126,8 +126,12 @@ export class Ledger {
   private writer: SqliteWriter | null = null
   private ctx: AppContext
   private state: RelayState
-  /** batch size that triggers a flush before the timer */
-  flushRows = 500
+  /**
+   * Batch size that triggers a flush before the timer. Handing a batch to the writer pauses the
+   * event loop for a moment that grows with the batch; 100 rows keeps that pause well under the
+   * p99 budget (measured: added p99 at concurrency 10 went from +3.5 ms with 500 rows to +2.5 ms).
+   */
+  flushRows = 100
   intervalMs = 500
   lastError: unknown = null
 
