@@ -7,6 +7,41 @@ interface Props {
   formatNumber: (n: number) => string
 }
 
+/** The requests, tokens and quota column heads both tables share. */
+function FigureHeads() {
+  const t = useT()
+  return (
+    <>
+      <th scope="col" className="tg-num">
+        {t('dashboard.requests')}
+      </th>
+      <th scope="col" className="tg-num">
+        {t('dashboard.tokens')}
+      </th>
+      <th scope="col" className="tg-num">
+        {t('dashboard.quota')}
+      </th>
+    </>
+  )
+}
+
+/** The requests, tokens and quota cells of one row (with their raw values for tests and copying). */
+function FigureCells({ row, formatNumber, formatQuota }: { row: { count: number; tokens: number; quota: number } } & Omit<Props, 'summary'>) {
+  return (
+    <>
+      <td className="tg-num" data-count={row.count}>
+        {formatNumber(row.count)}
+      </td>
+      <td className="tg-num" data-tokens={row.tokens}>
+        {formatNumber(row.tokens)}
+      </td>
+      <td className="tg-num" data-quota={row.quota}>
+        {formatQuota(row.quota)}
+      </td>
+    </>
+  )
+}
+
 /**
  * The figures of the chart as tables: usage by model over the whole range, and by period and
  * model. They are what a screen reader reads, and what anyone can copy.
@@ -31,15 +66,7 @@ export function UsageTables({ summary, formatQuota, formatNumber }: Props) {
             <thead>
               <tr>
                 <th scope="col">{t('dashboard.model')}</th>
-                <th scope="col" className="tg-num">
-                  {t('dashboard.requests')}
-                </th>
-                <th scope="col" className="tg-num">
-                  {t('dashboard.tokens')}
-                </th>
-                <th scope="col" className="tg-num">
-                  {t('dashboard.quota')}
-                </th>
+                <FigureHeads />
                 <th scope="col" className="tg-num">
                   {t('dashboard.share')}
                 </th>
@@ -49,15 +76,7 @@ export function UsageTables({ summary, formatQuota, formatNumber }: Props) {
               {summary.byModel.map((m) => (
                 <tr key={m.model} data-model={m.model}>
                   <th scope="row">{m.model}</th>
-                  <td className="tg-num" data-count={m.count}>
-                    {formatNumber(m.count)}
-                  </td>
-                  <td className="tg-num" data-tokens={m.tokens}>
-                    {formatNumber(m.tokens)}
-                  </td>
-                  <td className="tg-num" data-quota={m.quota}>
-                    {formatQuota(m.quota)}
-                  </td>
+                  <FigureCells row={m} formatNumber={formatNumber} formatQuota={formatQuota} />
                   <td className="tg-num">
                     <span className="tg-dash__share">
                       <span className="tg-dash__share-bar" style={{ width: `${Math.round(share(m.quota) * 100)}%` }} aria-hidden="true"></span>
@@ -78,15 +97,7 @@ export function UsageTables({ summary, formatQuota, formatNumber }: Props) {
               <tr>
                 <th scope="col">{t('dashboard.period')}</th>
                 <th scope="col">{t('dashboard.model')}</th>
-                <th scope="col" className="tg-num">
-                  {t('dashboard.requests')}
-                </th>
-                <th scope="col" className="tg-num">
-                  {t('dashboard.tokens')}
-                </th>
-                <th scope="col" className="tg-num">
-                  {t('dashboard.quota')}
-                </th>
+                <FigureHeads />
               </tr>
             </thead>
             {[...summary.periods].reverse().map((p) => (
@@ -99,15 +110,7 @@ export function UsageTables({ summary, formatQuota, formatNumber }: Props) {
                       </th>
                     )}
                     <td>{m.model}</td>
-                    <td className="tg-num" data-count={m.count}>
-                      {formatNumber(m.count)}
-                    </td>
-                    <td className="tg-num" data-tokens={m.tokens}>
-                      {formatNumber(m.tokens)}
-                    </td>
-                    <td className="tg-num" data-quota={m.quota}>
-                      {formatQuota(m.quota)}
-                    </td>
+                    <FigureCells row={m} formatNumber={formatNumber} formatQuota={formatQuota} />
                   </tr>
                 ))}
               </tbody>
