@@ -1,6 +1,6 @@
 /**
  * `npm test`: every suite, in order, then one closing line `N passed, N failed`.
- * Suites: type check, server (SQLite, plus PostgreSQL when one is reachable), front-end build,
+ * Suites: type check, lint and format, server (SQLite, plus PostgreSQL when one is reachable), front-end build,
  * size budgets, element tests in Chromium, end-to-end tests in Chromium against the real server.
  * A suite that cannot run (no Chromium, say) counts as failed and says what is missing.
  */
@@ -35,7 +35,7 @@ function ensureChromium(): string | null {
   if (existsSync(CHROMIUM)) return null
   const isRoot = process.getuid?.() === 0
   if (isRoot && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0) {
-    console.log('Chromium is missing: installing Debian\'s chromium package (apt-get install -y chromium)…')
+    console.log("Chromium is missing: installing Debian's chromium package (apt-get install -y chromium)…")
     spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium'], { stdio: 'inherit' })
     if (existsSync(CHROMIUM)) return null
   }
@@ -75,7 +75,8 @@ function run(suite: Suite): Promise<{ code: number; out: string }> {
 const only = process.argv.slice(2)
 const pgUrl = await findPostgres()
 const suites: Suite[] = [
-  { name: 'typecheck', cmd: ['tsc', '-p', 'tsconfig.json'] },
+  { name: 'typecheck', cmd: ['node', 'node_modules/typescript7/bin/tsc', '-p', 'tsconfig.json'] },
+  { name: 'lint', cmd: ['npm', 'run', '--silent', 'lint'] },
   {
     name: 'server',
     cmd: ['node', '--test', '--test-reporter=spec', '--test-concurrency=2', 'tests/server/**/*.test.ts'],

@@ -5,7 +5,8 @@ import { apiAs, apiData, startOwnServer, UPSTREAM_URL } from './helpers.ts'
 
 /**
  * Screenshots of every screen of the console, light and dark, at 1280 x 800 (and three at
- * 375 px), into docs/screenshots/ (the README links them). Realistic data is arranged first
+ * 375 px), into test-results/screenshots/ on every run, and into docs/screenshots/ (the README
+ * links them) with `npm run screenshots`. Realistic data is arranged first
  * through the API: channels against the fake upstream, tokens, users, redemption codes, an
  * announcement, and relay calls so the logs and the dashboard have rows.
  *
@@ -13,7 +14,7 @@ import { apiAs, apiData, startOwnServer, UPSTREAM_URL } from './helpers.ts'
  * this data, whatever the other specs left on the shared one and in whatever order they ran.
  */
 
-const OUT = resolve('docs/screenshots')
+const OUT = resolve(process.env.SCREENSHOTS_DIR ?? 'test-results/screenshots')
 type Theme = 'light' | 'dark'
 type Who = 'anon' | 'root'
 
@@ -75,9 +76,23 @@ async function relay(api: APIRequestContext, key: string, model: string, content
 /** Channels, tokens, users, codes, an announcement and relay calls, as a running site would have. */
 async function arrange(baseURL: string) {
   const root = await apiAs(baseURL)
-  const channel = async (body: Record<string, unknown>) => (await apiData<Array<{ id: number }>>(root, 'post', '/api/channel/', { group: 'default', base_url: UPSTREAM_URL, ...body }))[0]!.id
-  channelId = await channel({ name: 'OpenAI primary', type: 1, key: 'sk-proj-primary', models: 'gpt-4o,gpt-4o-mini,text-embedding-3-small', priority: 10, weight: 5 })
-  const anthropic = await channel({ name: 'Anthropic direct', type: 14, key: 'sk-ant-direct', models: 'claude-3-5-sonnet-20241022,claude-3-5-haiku-20241022', weight: 3 })
+  const channel = async (body: Record<string, unknown>) =>
+    (await apiData<Array<{ id: number }>>(root, 'post', '/api/channel/', { group: 'default', base_url: UPSTREAM_URL, ...body }))[0]!.id
+  channelId = await channel({
+    name: 'OpenAI primary',
+    type: 1,
+    key: 'sk-proj-primary',
+    models: 'gpt-4o,gpt-4o-mini,text-embedding-3-small',
+    priority: 10,
+    weight: 5,
+  })
+  const anthropic = await channel({
+    name: 'Anthropic direct',
+    type: 14,
+    key: 'sk-ant-direct',
+    models: 'claude-3-5-sonnet-20241022,claude-3-5-haiku-20241022',
+    weight: 3,
+  })
   await channel({ name: 'OpenAI overflow', type: 1, key: 'sk-proj-overflow', models: 'gpt-4o-mini', priority: 0, weight: 1 })
   const gemini = await channel({ name: 'Gemini (paused)', type: 24, key: 'AIza-demo-key', models: 'gemini-1.5-pro,gemini-1.5-flash' })
   for (const id of [channelId, anthropic]) {
@@ -86,18 +101,28 @@ async function arrange(baseURL: string) {
   }
   await apiData(root, 'put', '/api/channel/', { id: gemini, status: 2 })
 
-  await apiData(root, 'put', '/api/option/', { key: 'Notice', value: 'Scheduled maintenance on Sunday, 02:00 to 03:00 UTC. Requests may be slower during the window.' })
+  await apiData(root, 'put', '/api/option/', {
+    key: 'Notice',
+    value: 'Scheduled maintenance on Sunday, 02:00 to 03:00 UTC. Requests may be slower during the window.',
+  })
 
   // tokens of root
   const token = (body: Record<string, unknown>) => apiData<{ key: string }>(root, 'post', '/api/token/', body)
   const production = await token({ name: 'Production app', unlimited_quota: true })
   await token({ name: 'Staging', remain_quota: 5_000_000, expired_time: Math.floor(Date.now() / 1000) + 30 * 86400 })
-  await token({ name: 'Nightly evaluation', remain_quota: 2_000_000, model_limits_enabled: true, model_limits: 'gpt-4o-mini,claude-3-5-haiku-20241022' })
+  await token({
+    name: 'Nightly evaluation',
+    remain_quota: 2_000_000,
+    model_limits_enabled: true,
+    model_limits: 'gpt-4o-mini,claude-3-5-haiku-20241022',
+  })
 
   // users: an ordinary user with a balance, an administrator, a banned account
   const user = async (username: string, display_name: string, extra: { role?: number } = {}) => {
     await apiData(root, 'post', '/api/user/', { username, display_name, password: 'demo-password-1', ...extra })
-    return (await apiData<Array<{ id: number; username: string }>>(root, 'get', `/api/user/search?keyword=${username}`)).find((u) => u.username === username)!.id
+    return (await apiData<Array<{ id: number; username: string }>>(root, 'get', `/api/user/search?keyword=${username}`)).find(
+      (u) => u.username === username,
+    )!.id
   }
   const alice = await user('alice', 'Alice Chen')
   await apiData(root, 'put', '/api/user/', { id: alice, quota: 12_500_000 })
@@ -123,14 +148,19 @@ async function arrange(baseURL: string) {
     [aliceToken.key, 'claude-3-5-haiku-20241022', 'Classify this ticket: "cannot log in after reset".'],
   ]
   for (const [key, model, content, extra] of calls) await relay(root, key, model, content, extra)
-  const emb = await root.post('/v1/embeddings', { headers: { authorization: `Bearer sk-${production.key}` }, data: { model: 'text-embedding-3-small', input: 'tollgate' } })
+  const emb = await root.post('/v1/embeddings', {
+    headers: { authorization: `Bearer sk-${production.key}` },
+    data: { model: 'text-embedding-3-small', input: 'tollgate' },
+  })
   expect(emb.status()).toBe(200)
   await aliceApi.dispose()
 
   // logs and dashboard figures are written in batches
   const since = Math.floor(Date.now() / 1000) - 3600
   await expect
-    .poll(async () => (await apiData<unknown[]>(root, 'get', `/api/log/?p=0&page_size=100&type=2&start_timestamp=${since}`)).length, { timeout: 10_000 })
+    .poll(async () => (await apiData<unknown[]>(root, 'get', `/api/log/?p=0&page_size=100&type=2&start_timestamp=${since}`)).length, {
+      timeout: 10_000,
+    })
     .toBeGreaterThanOrEqual(calls.length + 1)
   await expect.poll(async () => (await apiData<unknown[]>(root, 'get', '/api/data/')).length, { timeout: 10_000 }).toBeGreaterThan(0)
   rootUser = await login(root, 'root', '123456')
@@ -138,8 +168,22 @@ async function arrange(baseURL: string) {
 }
 
 /** A browser context in one theme, signed in as root or not, at the given size. */
-async function contextFor(browser: Browser, baseURL: string, theme: Theme, who: Who, width: number, height: number): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, viewport: { width, height }, colorScheme: theme, locale: 'en-US', timezoneId: 'UTC', deviceScaleFactor: 1 })
+async function contextFor(
+  browser: Browser,
+  baseURL: string,
+  theme: Theme,
+  who: Who,
+  width: number,
+  height: number,
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width, height },
+    colorScheme: theme,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    deviceScaleFactor: 1,
+  })
   if (who === 'root') await login(context.request, 'root', '123456')
   await context.addInitScript(
     ({ theme, user }) => {
@@ -175,7 +219,11 @@ async function settle(page: Page): Promise<string[]> {
       const busy = all.some((el) => (el.localName === 'sl-skeleton' || el.localName === 'sl-spinner') && shown(el))
       const blank = all
         .filter((el) => el.localName === 'sl-icon' && shown(el))
-        .filter((el) => ((el as HTMLElement & { name?: string }).name || (el as HTMLElement & { src?: string }).src) && !el.shadowRoot?.querySelector('svg'))
+        .filter(
+          (el) =>
+            ((el as HTMLElement & { name?: string }).name || (el as HTMLElement & { src?: string }).src) &&
+            !el.shadowRoot?.querySelector('svg'),
+        )
         .map((el) => (el as HTMLElement & { name?: string }).name ?? '?')
       return { busy, blank, fonts: document.fonts.status === 'loaded' }
     })
