@@ -54,7 +54,8 @@ export default defineConfig({
       input: { ...libEntries, ...pages },
       preserveEntrySignatures: 'exports-only',
       output: {
-        entryFileNames: (chunk) => (chunk.name in libEntries ? 'lib/[name].js' : `lib/chunks/page-${chunk.name.replace(/\//g, '-')}-[hash].js`),
+        entryFileNames: (chunk) =>
+          chunk.name in libEntries ? 'lib/[name].js' : `lib/chunks/page-${chunk.name.replace(/\//g, '-')}-[hash].js`,
         chunkFileNames: 'lib/chunks/[name]-[hash].js',
         assetFileNames: 'lib/assets/[name]-[hash][extname]',
       },

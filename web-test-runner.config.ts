@@ -40,7 +40,12 @@ const outside = createHttpServer(async (req, res) => {
   if (url.pathname === '/github-api/user') return json(200, { id: 4242, login: 'octocat', name: 'Octo Cat', email: '' })
   if (url.pathname === '/wechat/api/wechat/user') {
     const code = url.searchParams.get('code')
-    return json(200, code === '246810' ? { success: true, data: 'wx-open-id-1' } : { success: false, message: 'the WeChat verification code is wrong or has expired' })
+    return json(
+      200,
+      code === '246810'
+        ? { success: true, data: 'wx-open-id-1' }
+        : { success: false, message: 'the WeChat verification code is wrong or has expired' },
+    )
   }
   json(404, {})
 })
@@ -53,7 +58,16 @@ process.env.GITHUB_API_URL = `${outsideBase}/github-api`
 // --- the real server -------------------------------------------------------------------------
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-wtr-'))
 // a minimal env on purpose: the suite always runs on its own SQLite file, whatever the shell exports
-const config = loadConfig({ DATA_DIR: dataDir }, { dataDir, sessionSecret: 'wtr-session-secret', criticalRateLimit: 1_000_000, apiRateLimit: 1_000_000, staticDir: join(dataDir, 'no-static') })
+const config = loadConfig(
+  { DATA_DIR: dataDir },
+  {
+    dataDir,
+    sessionSecret: 'wtr-session-secret',
+    criticalRateLimit: 1_000_000,
+    apiRateLimit: 1_000_000,
+    staticDir: join(dataDir, 'no-static'),
+  },
+)
 const gateway = await createServer(config)
 const http = serve({ fetch: gateway.app.fetch, port: 0, hostname: '127.0.0.1' }) as HttpServer
 await new Promise<void>((resolve) => (http.listening ? resolve() : http.once('listening', () => resolve())))
@@ -76,7 +90,12 @@ const smtp = new SMTPServer({
 })
 await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
 const smtpPort = (smtp.server.address() as AddressInfo).port
-for (const [key, value] of Object.entries({ SMTPServer: '127.0.0.1', SMTPPort: String(smtpPort), SMTPSSLEnabled: 'false', SMTPFrom: 'noreply@example.com' })) {
+for (const [key, value] of Object.entries({
+  SMTPServer: '127.0.0.1',
+  SMTPPort: String(smtpPort),
+  SMTPSSLEnabled: 'false',
+  SMTPFrom: 'noreply@example.com',
+})) {
   await gateway.ctx.options.set(key, value)
 }
 const defaultOptions = new Map(gateway.ctx.options.all().map((o) => [o.key, o.value]))
@@ -142,7 +161,8 @@ const serverCommands = {
         for (const [key, value] of Object.entries(payload as Record<string, string>)) await o.set(key, String(value))
         return true
       case 'tg-reset-options':
-        for (const { key, value } of o.all()) if (defaultOptions.has(key) && defaultOptions.get(key) !== value) await o.set(key, defaultOptions.get(key)!)
+        for (const { key, value } of o.all())
+          if (defaultOptions.has(key) && defaultOptions.get(key) !== value) await o.set(key, defaultOptions.get(key)!)
         config.criticalRateLimit = 1_000_000
         return true
       case 'tg-option':
@@ -151,10 +171,20 @@ const serverCommands = {
       case 'tg-quota-data': {
         // dashboard tests: hourly usage buckets (quota_data) replaced as a whole; user ids from the usernames
         await gateway.ctx.db.deleteFrom('quota_data').execute()
-        const rows = payload.rows as Array<{ username: string; model_name: string; created_at: number; count: number; quota: number; token_used: number }>
+        const rows = payload.rows as Array<{
+          username: string
+          model_name: string
+          created_at: number
+          count: number
+          quota: number
+          token_used: number
+        }>
         for (const r of rows) {
           const user = await gateway.ctx.db.selectFrom('users').select('id').where('username', '=', r.username).executeTakeFirst()
-          await gateway.ctx.db.insertInto('quota_data').values({ ...r, user_id: user?.id ?? 0 }).execute()
+          await gateway.ctx.db
+            .insertInto('quota_data')
+            .values({ ...r, user_id: user?.id ?? 0 })
+            .execute()
         }
         return true
       }
@@ -166,7 +196,11 @@ const serverCommands = {
         // sets columns of a user (role, quota, invite earnings, bindings) by username, or of the
         // users matching `where` (one column = value)
         const [column, value] = payload.where ? Object.entries(payload.where)[0]! : ['username', payload.username]
-        await gateway.ctx.db.updateTable('users').set(payload.set).where(column as 'username', '=', value as string).execute()
+        await gateway.ctx.db
+          .updateTable('users')
+          .set(payload.set)
+          .where(column as 'username', '=', value as string)
+          .execute()
         gateway.ctx.bus.emit('users')
         return true
       }
@@ -174,8 +208,15 @@ const serverCommands = {
         // inserts log rows; user_id and username come from `owner` (a username)
         const rows = payload.rows as Array<Record<string, unknown> & { owner: string }>
         for (const { owner, ...row } of rows) {
-          const user = await gateway.ctx.db.selectFrom('users').select(['id', 'username']).where('username', '=', owner).executeTakeFirstOrThrow()
-          await gateway.ctx.db.insertInto('logs').values({ user_id: user.id, username: user.username, ...row } as never).execute()
+          const user = await gateway.ctx.db
+            .selectFrom('users')
+            .select(['id', 'username'])
+            .where('username', '=', owner)
+            .executeTakeFirstOrThrow()
+          await gateway.ctx.db
+            .insertInto('logs')
+            .values({ user_id: user.id, username: user.username, ...row } as never)
+            .execute()
         }
         return rows.length
       }
@@ -189,7 +230,10 @@ const serverCommands = {
         const rows = payload.rows as Array<Record<string, unknown> & { owner: string }>
         for (const { owner, ...row } of rows) {
           const user = await gateway.ctx.db.selectFrom('users').select('id').where('username', '=', owner).executeTakeFirstOrThrow()
-          await gateway.ctx.db.insertInto('tasks').values({ channel_id: 0, user_id: user.id, ...row } as never).execute()
+          await gateway.ctx.db
+            .insertInto('tasks')
+            .values({ channel_id: 0, user_id: user.id, ...row } as never)
+            .execute()
         }
         return rows.length
       }
@@ -198,7 +242,10 @@ const serverCommands = {
         const channelId = 990_000 + Number(payload.slot ?? 0)
         await gateway.ctx.db.deleteFrom('abilities').where('channel_id', '=', channelId).execute()
         for (const model of payload.models as string[]) {
-          await gateway.ctx.db.insertInto('abilities').values({ group: payload.group, model, channel_id: channelId, enabled: 1, priority: 0, weight: 0 }).execute()
+          await gateway.ctx.db
+            .insertInto('abilities')
+            .values({ group: payload.group, model, channel_id: channelId, enabled: 1, priority: 0, weight: 0 })
+            .execute()
         }
         return true
       }
@@ -287,7 +334,8 @@ const upstreamFront = createHttpServer(async (req, res) => {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   const headers: Record<string, string> = {}
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length', 'origin'].includes(k)) headers[k] = v
+  for (const [k, v] of Object.entries(req.headers))
+    if (typeof v === 'string' && !['host', 'connection', 'content-length', 'origin'].includes(k)) headers[k] = v
   const answer = await fetch(fakeUpstream.url + url.pathname + url.search, {
     method: req.method,
     headers,
@@ -358,7 +406,8 @@ function summaryLine(): Reporter {
       const counts = { passed: 0, failed: 0 }
       for (const session of sessions) {
         countSuite(session.testResults, counts)
-        if (session.errors?.length || (!session.passed && !session.testResults?.tests.length && !session.testResults?.suites.length)) counts.failed++
+        if (session.errors?.length || (!session.passed && !session.testResults?.tests.length && !session.testResults?.suites.length))
+          counts.failed++
       }
       line = `wtr: ${counts.passed} passed, ${counts.failed} failed`
     },
@@ -382,7 +431,15 @@ export default {
       launchOptions: {
         executablePath: CHROMIUM,
         headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       },
       // tests talk only to loopback: outside widgets (bot check, Telegram) are refused, not fetched
       async createPage({ context }) {
@@ -398,34 +455,36 @@ export default {
   plugins: [
     serverCommands,
     adminFixtures,
-    withoutRerunOnChange(vitePlugin({
-      // the plugin proxies to the configured port, so it must not drift
-      server: { port: VITE_PORT, strictPort: true, host: '127.0.0.1' },
-      // a dependency cache per port: runs side by side must not rewrite each other's pre-bundled
-      // React mid-run (two copies of React break hooks)
-      cacheDir: `node_modules/.vite-wtr-${VITE_PORT}`,
-      logLevel: 'error',
-      define: { 'process.env.NODE_ENV': '"development"' },
-      // pre-bundle up front: discovering dependencies mid-run re-optimises and loads two Reacts
-      optimizeDeps: {
-        noDiscovery: true,
-        include: [
-          'react',
-          'react-dom',
-          'react-dom/client',
-          'react/jsx-runtime',
-          'react/jsx-dev-runtime',
-          '@r2wc/react-to-web-component',
-          'nanostores',
-          '@nanostores/react',
-          '@nanostores/persistent',
-          'wretch',
-          'wretch/addons/queryString',
-          'dompurify',
-          '@esm-bundle/chai',
-        ],
-      },
-    })),
+    withoutRerunOnChange(
+      vitePlugin({
+        // the plugin proxies to the configured port, so it must not drift
+        server: { port: VITE_PORT, strictPort: true, host: '127.0.0.1' },
+        // a dependency cache per port: runs side by side must not rewrite each other's pre-bundled
+        // React mid-run (two copies of React break hooks)
+        cacheDir: `node_modules/.vite-wtr-${VITE_PORT}`,
+        logLevel: 'error',
+        define: { 'process.env.NODE_ENV': '"development"' },
+        // pre-bundle up front: discovering dependencies mid-run re-optimises and loads two Reacts
+        optimizeDeps: {
+          noDiscovery: true,
+          include: [
+            'react',
+            'react-dom',
+            'react-dom/client',
+            'react/jsx-runtime',
+            'react/jsx-dev-runtime',
+            '@r2wc/react-to-web-component',
+            'nanostores',
+            '@nanostores/react',
+            '@nanostores/persistent',
+            'wretch',
+            'wretch/addons/queryString',
+            'dompurify',
+            '@esm-bundle/chai',
+          ],
+        },
+      }),
+    ),
     {
       name: 'tollgate-stop-server',
       async serverStop() {

@@ -144,5 +144,5 @@ export function ElementShell({ container, lang, apiBase, toastPriority = 0, chil
   }, [host, navigate])
 
   const tools = useMemo(() => ({ host, navigate }), [host, navigate])
-  return createElement(Root, { locale: parseLocale(lang), navigate, toastPriority, children: children(tools) })
+  return createElement(Root, { locale: parseLocale(lang), navigate, toastPriority }, children(tools))
 }

@@ -27,7 +27,11 @@ function RegisterAdapter({ container, lang, apiBase, noLinks }: Props) {
  * @csspart submit-button - the register button (`submit-button__base` is its inner button)
  * @cssprop [--tollgate-card-width=26rem] - width of the card
  */
-export const TollgateRegister = defineElement('tollgate-register', RegisterAdapter, { lang: 'string', apiBase: 'string', noLinks: 'boolean' })
+export const TollgateRegister = defineElement('tollgate-register', RegisterAdapter, {
+  lang: 'string',
+  apiBase: 'string',
+  noLinks: 'boolean',
+})
 
 declare global {
   interface HTMLElementTagNameMap {

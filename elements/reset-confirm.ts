@@ -27,7 +27,11 @@ function ResetConfirmAdapter({ container, lang, apiBase, noLinks }: Props) {
  * @csspart submit-button - the reset button (`submit-button__base` is its inner button)
  * @cssprop [--tollgate-card-width=26rem] - width of the card
  */
-export const TollgateResetConfirm = defineElement('tollgate-reset-confirm', ResetConfirmAdapter, { lang: 'string', apiBase: 'string', noLinks: 'boolean' })
+export const TollgateResetConfirm = defineElement('tollgate-reset-confirm', ResetConfirmAdapter, {
+  lang: 'string',
+  apiBase: 'string',
+  noLinks: 'boolean',
+})
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -63,17 +63,51 @@ function rng(seed: number) {
 }
 
 const MODELS = [
-  'gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo', 'claude-3-5-sonnet-20241022', 'gpt-4.1-mini', 'deepseek-chat',
-  'gemini-2.0-flash', 'gpt-4o-2024-08-06', 'claude-3-haiku-20240307', 'o3-mini', 'text-embedding-3-small',
-  'gpt-4.1', 'deepseek-reasoner', 'gemini-1.5-pro', 'dall-e-3', 'tts-1', 'whisper-1', 'o1', 'gpt-4-turbo',
-  'claude-3-opus-20240229', 'mj_imagine', 'mj_upscale', 'suno_music', 'gpt-4.1-nano', 'o1-mini',
+  'gpt-4o-mini',
+  'gpt-4o',
+  'gpt-3.5-turbo',
+  'claude-3-5-sonnet-20241022',
+  'gpt-4.1-mini',
+  'deepseek-chat',
+  'gemini-2.0-flash',
+  'gpt-4o-2024-08-06',
+  'claude-3-haiku-20240307',
+  'o3-mini',
+  'text-embedding-3-small',
+  'gpt-4.1',
+  'deepseek-reasoner',
+  'gemini-1.5-pro',
+  'dall-e-3',
+  'tts-1',
+  'whisper-1',
+  'o1',
+  'gpt-4-turbo',
+  'claude-3-opus-20240229',
+  'mj_imagine',
+  'mj_upscale',
+  'suno_music',
+  'gpt-4.1-nano',
+  'o1-mini',
 ]
 const CHANNELS = 40
 const TOKENS_PER_USER = 3
 
 const COLUMNS = [
-  'user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name',
-  'quota', 'prompt_tokens', 'completion_tokens', 'use_time', 'is_stream', 'channel', 'other',
+  'user_id',
+  'created_at',
+  'type',
+  'content',
+  'username',
+  'token_name',
+  'token_id',
+  'model_name',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'use_time',
+  'is_stream',
+  'channel',
+  'other',
 ] as const
 type Row = [number, number, number, string, string, string, number, string, number, number, number, number, number, number, string]
 
@@ -85,7 +119,11 @@ async function seedUsers(database: Database, count: number): Promise<Array<[numb
   for (let i = 0; i < names.length; i += 500) {
     await database.db
       .insertInto('users')
-      .values(names.slice(i, i + 500).map((username) => ({ username, password: hash, display_name: username, group: 'default', created_time: now })))
+      .values(
+        names
+          .slice(i, i + 500)
+          .map((username) => ({ username, password: hash, display_name: username, group: 'default', created_time: now })),
+      )
       .onConflict((oc) => oc.column('username').doNothing())
       .execute()
   }
@@ -115,13 +153,37 @@ function generator(users: Array<[number, string]>, count: number, days: number) 
     const created = Math.floor(start + i * step + rand() * 5)
     const other =
       type === 2
-        ? JSON.stringify({ model_ratio: ratios[m], completion_ratio: 3, group_ratio: 1, model_price: -1, frt: Math.floor(rand() * 2000), admin_info: { use_channel: [channel] } })
+        ? JSON.stringify({
+            model_ratio: ratios[m],
+            completion_ratio: 3,
+            group_ratio: 1,
+            model_price: -1,
+            frt: Math.floor(rand() * 2000),
+            admin_info: { use_channel: [channel] },
+          })
         : ''
     const content =
-      type === 2 ? `model ratio ${ratios[m]!.toFixed(2)}, completion ratio 3.00, group ratio 1.00` : type === 1 ? 'topped up 500000 quota with redemption code id 1' : 'system note'
+      type === 2
+        ? `model ratio ${ratios[m]!.toFixed(2)}, completion ratio 3.00, group ratio 1.00`
+        : type === 1
+          ? 'topped up 500000 quota with redemption code id 1'
+          : 'system note'
     return [
-      userId, created, type, content, username, `${username}-key${tok}`, userId * 10 + tok, type === 2 ? MODELS[m]! : '',
-      quota, prompt, completion, type === 2 ? Math.floor(rand() * 30) : 0, type === 2 && rand() < 0.6 ? 1 : 0, type === 2 ? channel : 0, other,
+      userId,
+      created,
+      type,
+      content,
+      username,
+      `${username}-key${tok}`,
+      userId * 10 + tok,
+      type === 2 ? MODELS[m]! : '',
+      quota,
+      prompt,
+      completion,
+      type === 2 ? Math.floor(rand() * 30) : 0,
+      type === 2 && rand() < 0.6 ? 1 : 0,
+      type === 2 ? channel : 0,
+      other,
     ]
   }
 }
@@ -148,7 +210,23 @@ async function seed(database: Database, args: Args): Promise<void> {
       progress(written, args.count, t0)
     }
   } else {
-    const types = ['bigint', 'bigint', 'int', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'bigint', 'bigint', 'int', 'int', 'bigint', 'text']
+    const types = [
+      'bigint',
+      'bigint',
+      'int',
+      'text',
+      'text',
+      'text',
+      'bigint',
+      'text',
+      'bigint',
+      'bigint',
+      'bigint',
+      'int',
+      'int',
+      'bigint',
+      'text',
+    ]
     while (written < args.count) {
       const n = Math.min(args.batch, args.count - written)
       const cols: unknown[][] = COLUMNS.map(() => new Array(n))
@@ -205,10 +283,21 @@ async function time(server: Server, args: Args): Promise<void> {
     if (counts.length === 0) throw new Error('no seeded logs found: run without --no-seed first')
     const heavy = counts[0]!
     const light = counts[counts.length - 1]!
-    const total = Number((await db.selectFrom('logs').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n)
+    const total = Number(
+      (
+        await db
+          .selectFrom('logs')
+          .select(sql<number>`count(*)`.as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
     const tokens: Record<string, string> = {}
     const root = await db.selectFrom('users').select('id').where('role', '>=', 100).orderBy('id').executeTakeFirstOrThrow()
-    for (const [who, id] of [['root', root.id], ['heavy', heavy.user_id], ['light', light.user_id]] as const) {
+    for (const [who, id] of [
+      ['root', root.id],
+      ['heavy', heavy.user_id],
+      ['light', light.user_id],
+    ] as const) {
       tokens[who] = `bench-${who}-${randomBytes(12).toString('hex')}`
       await db.updateTable('users').set({ access_token: tokens[who] }).where('id', '=', id).execute()
     }
@@ -258,7 +347,9 @@ async function time(server: Server, args: Args): Promise<void> {
         rows = Array.isArray(body.data) ? body.data.length : 1
       }
       ms.sort((a, b) => a - b)
-      console.log(`${ms[Math.floor(ms.length / 2)]!.toFixed(1).padStart(6)} ${ms[ms.length - 1]!.toFixed(1).padStart(8)} ${String(rows).padStart(5)}  ${label}`)
+      console.log(
+        `${ms[Math.floor(ms.length / 2)]!.toFixed(1).padStart(6)} ${ms[ms.length - 1]!.toFixed(1).padStart(8)} ${String(rows).padStart(5)}  ${label}`,
+      )
     }
     if (args.explain) {
       const d = { start: now - 86400, end: now + 3600 }

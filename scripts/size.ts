@@ -77,15 +77,27 @@ if (!existsSync(LIB)) {
     const files = staticClosure(join(LIB, name))
     const size = files.reduce((sum, f) => sum + gzipSize(f), 0)
     const ok = size <= budget
-    console.log(`${ok ? '✓' : '✗'} ${name.padEnd(26)} ${kb(size).padStart(9)} gzip in ${String(files.length).padStart(2)} files (budget ${kb(budget)})`)
+    console.log(
+      `${ok ? '✓' : '✗'} ${name.padEnd(26)} ${kb(size).padStart(9)} gzip in ${String(files.length).padStart(2)} files (budget ${kb(budget)})`,
+    )
     if (ok) passed++
     else failed++
   }
 
   // every element on a page shares one session only if the build holds one copy of the stores
-  const files = [...entries.map((f) => join(LIB, f)), ...readdirSync(join(LIB, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => join(LIB, 'chunks', f))]
+  const files = [
+    ...entries.map((f) => join(LIB, f)),
+    ...readdirSync(join(LIB, 'chunks'))
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => join(LIB, 'chunks', f)),
+  ]
   for (const marker of ['tollgate:user', 'tollgate:status']) {
-    const holders = files.filter((f) => readFileSync(f, 'utf8').includes(`"${marker}"`) || readFileSync(f, 'utf8').includes(`'${marker}'`) || readFileSync(f, 'utf8').includes(`\`${marker}\``))
+    const holders = files.filter(
+      (f) =>
+        readFileSync(f, 'utf8').includes(`"${marker}"`) ||
+        readFileSync(f, 'utf8').includes(`'${marker}'`) ||
+        readFileSync(f, 'utf8').includes(`\`${marker}\``),
+    )
     const ok = holders.length === 1
     console.log(`${ok ? '✓' : '✗'} one copy of the store keyed ${marker}: ${holders.length} file(s)`)
     if (ok) passed++

@@ -100,7 +100,15 @@ export async function createServer(config: Config): Promise<Server> {
     api.use('*', cors({ origin: config.corsOrigins, credentials: true, allowHeaders: ['Content-Type', 'Authorization'] }))
   }
   api.use('*', bodyLimit({ maxSize: 1024 * 1024 }))
-  api.use('*', rateLimit(ctx.limiter, 'api', () => ctx.config.apiRateLimit, () => ctx.config.apiRateWindowSeconds))
+  api.use(
+    '*',
+    rateLimit(
+      ctx.limiter,
+      'api',
+      () => ctx.config.apiRateLimit,
+      () => ctx.config.apiRateWindowSeconds,
+    ),
+  )
   for (const routes of apiRoutes) api.route('/', routes(ctx))
   api.notFound((c) => c.json({ success: false, message: `no such call: ${c.req.method} ${new URL(c.req.url).pathname}`, data: null }, 404))
   api.onError((err, c) => {
@@ -110,7 +118,9 @@ export async function createServer(config: Config): Promise<Server> {
   })
   app.route('/api', api)
   // hono does not use a mounted sub-app's notFound, so unknown /api paths are answered here.
-  app.all('/api/*', (c) => c.json({ success: false, message: `no such call: ${c.req.method} ${new URL(c.req.url).pathname}`, data: null }, 404))
+  app.all('/api/*', (c) =>
+    c.json({ success: false, message: `no such call: ${c.req.method} ${new URL(c.req.url).pathname}`, data: null }, 404),
+  )
   app.route('/', relayRoutes(ctx))
 
   app.use('*', serveConsole(config.staticDir))

@@ -54,7 +54,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     apiRateLimit: intFrom(env.API_RATE_LIMIT, 600),
     apiRateWindowSeconds: intFrom(env.API_RATE_WINDOW, 180),
     staticDir: resolve(env.STATIC_DIR ?? 'dist'),
-    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     ...overrides,
   }
 }

@@ -31,8 +31,10 @@ function describeIssue(issue: z.core.$ZodIssue): { field: string; message: strin
   const field = issue.path.map(String).join('.') || 'body'
   let message = issue.message
   if (issue.code === 'invalid_type') message = `must be ${issue.expected}`
-  else if (issue.code === 'too_big') message = issue.origin === 'string' ? `must be at most ${issue.maximum} characters` : `must be at most ${issue.maximum}`
-  else if (issue.code === 'too_small') message = issue.origin === 'string' ? `must be at least ${issue.minimum} characters` : `must be at least ${issue.minimum}`
+  else if (issue.code === 'too_big')
+    message = issue.origin === 'string' ? `must be at most ${issue.maximum} characters` : `must be at most ${issue.maximum}`
+  else if (issue.code === 'too_small')
+    message = issue.origin === 'string' ? `must be at least ${issue.minimum} characters` : `must be at least ${issue.minimum}`
   return { field, message: `${field} ${message}` }
 }
 

@@ -1,11 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from './db/schema.ts'
-import {
-  DEFAULT_COMPLETION_RATIO,
-  DEFAULT_GROUP_RATIO,
-  DEFAULT_MODEL_PRICE,
-  DEFAULT_MODEL_RATIO,
-} from './lib/ratios.ts'
+import { DEFAULT_COMPLETION_RATIO, DEFAULT_GROUP_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './lib/ratios.ts'
 
 const json = (v: unknown) => JSON.stringify(v, null, 2)
 

@@ -182,8 +182,12 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
         })
         res.write(`data: ${head}{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]${usageField}}\n\n`)
         if (s.toolCall) {
-          res.write(`data: ${head}{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null}]${usageField}}\n\n`)
-          res.write(`data: ${head}{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":null}]${usageField}}\n\n`)
+          res.write(
+            `data: ${head}{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null}]${usageField}}\n\n`,
+          )
+          res.write(
+            `data: ${head}{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":null}]${usageField}}\n\n`,
+          )
         } else {
           for (const [i, p] of parts.entries()) {
             if (s.chunkDelayMs) await sleep(s.chunkDelayMs)
@@ -197,7 +201,10 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
         }
         if (closed) return
         res.write(`data: ${head}{"index":0,"delta":{},"finish_reason":"${s.toolCall ? 'tool_calls' : 'stop'}"}]${usageField}}\n\n`)
-        if (include) res.write(`data: {"id":"${id}","object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},"choices":[],"usage":${JSON.stringify(usage)}}\n\n`)
+        if (include)
+          res.write(
+            `data: {"id":"${id}","object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},"choices":[],"usage":${JSON.stringify(usage)}}\n\n`,
+          )
         res.end('data: [DONE]\n\n')
         return
       }
@@ -205,7 +212,11 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
       let out = chatCache.get(cacheKey)
       if (!out) {
         const message = s.toolCall
-          ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }
+          ? {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+            }
           : { role: 'assistant', content: text, refusal: null }
         const answer: Record<string, unknown> = {
           id: 'chatcmpl-fake',
@@ -227,25 +238,50 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
       const model = String(body?.model ?? 'gpt-3.5-turbo-instruct')
       if (body?.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' })
-        for (const p of parts) res.write(`data: ${JSON.stringify({ id: 'cmpl-fake', object: 'text_completion', created: 1700000000, model, choices: [{ text: p, index: 0, finish_reason: null }] })}\n\n`)
-        if (body.stream_options?.include_usage && withUsage) res.write(`data: ${JSON.stringify({ id: 'cmpl-fake', object: 'text_completion', created: 1700000000, model, choices: [], usage })}\n\n`)
+        for (const p of parts)
+          res.write(
+            `data: ${JSON.stringify({ id: 'cmpl-fake', object: 'text_completion', created: 1700000000, model, choices: [{ text: p, index: 0, finish_reason: null }] })}\n\n`,
+          )
+        if (body.stream_options?.include_usage && withUsage)
+          res.write(
+            `data: ${JSON.stringify({ id: 'cmpl-fake', object: 'text_completion', created: 1700000000, model, choices: [], usage })}\n\n`,
+          )
         res.end('data: [DONE]\n\n')
         return
       }
-      return sendJson(res, { id: 'cmpl-fake', object: 'text_completion', created: 1700000000, model, choices: [{ text, index: 0, finish_reason: 'stop' }], ...(withUsage ? { usage } : {}) })
+      return sendJson(res, {
+        id: 'cmpl-fake',
+        object: 'text_completion',
+        created: 1700000000,
+        model,
+        choices: [{ text, index: 0, finish_reason: 'stop' }],
+        ...(withUsage ? { usage } : {}),
+      })
     }
     if (path.endsWith('/embeddings')) {
       const input = body?.input
       const n = Array.isArray(input) && typeof input[0] !== 'number' ? input.length : 1
       const data = Array.from({ length: n }, (_, index) => ({ object: 'embedding', index, embedding: EMBEDDING }))
-      return sendJson(res, { object: 'list', data, model: body?.model, ...(withUsage ? { usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } } : {}) })
+      return sendJson(res, {
+        object: 'list',
+        data,
+        model: body?.model,
+        ...(withUsage ? { usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } } : {}),
+      })
     }
     if (path.endsWith('/images/generations')) {
       const n = Number(body?.n) || 1
-      return sendJson(res, { created: 1700000000, data: Array.from({ length: n }, (_, i) => ({ url: `https://images.example/${i}.png`, revised_prompt: body?.prompt })) })
+      return sendJson(res, {
+        created: 1700000000,
+        data: Array.from({ length: n }, (_, i) => ({ url: `https://images.example/${i}.png`, revised_prompt: body?.prompt })),
+      })
     }
     if (path.endsWith('/moderations')) {
-      return sendJson(res, { id: 'modr-fake', model: body?.model, results: [{ flagged: false, categories: { violence: false }, category_scores: { violence: 0.0001 } }] })
+      return sendJson(res, {
+        id: 'modr-fake',
+        model: body?.model,
+        results: [{ flagged: false, categories: { violence: false }, category_scores: { violence: 0.0001 } }],
+      })
     }
     if (path.endsWith('/audio/speech')) {
       const audio = Buffer.from('ID3fake-mp3-bytes:' + String(body?.input ?? ''))
@@ -257,11 +293,21 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
       return sendJson(res, { text })
     }
     if (path.endsWith('/models') && req.method === 'GET') {
-      return sendJson(res, { object: 'list', data: ['gpt-4o', 'gpt-3.5-turbo'].map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'fake' })) })
+      return sendJson(res, {
+        object: 'list',
+        data: ['gpt-4o', 'gpt-3.5-turbo'].map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'fake' })),
+      })
     }
     if (path.endsWith('/dashboard/billing/subscription')) {
       const b = s.balance ?? { hardLimitUsd: 100, usageCents: 2500 }
-      return sendJson(res, { object: 'billing_subscription', has_payment_method: true, hard_limit_usd: b.hardLimitUsd, soft_limit_usd: b.hardLimitUsd, system_hard_limit_usd: b.hardLimitUsd, access_until: 0 })
+      return sendJson(res, {
+        object: 'billing_subscription',
+        has_payment_method: true,
+        hard_limit_usd: b.hardLimitUsd,
+        soft_limit_usd: b.hardLimitUsd,
+        system_hard_limit_usd: b.hardLimitUsd,
+        access_until: 0,
+      })
     }
     if (path.endsWith('/dashboard/billing/usage')) {
       const b = s.balance ?? { hardLimitUsd: 100, usageCents: 2500 }
@@ -277,20 +323,50 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
     res.end(out)
   }
 
-  async function claude(res: ServerResponse, body: any, s: Scenario, parts: string[], usage: { prompt_tokens: number; completion_tokens: number }, withUsage: boolean) {
+  async function claude(
+    res: ServerResponse,
+    body: any,
+    s: Scenario,
+    parts: string[],
+    usage: { prompt_tokens: number; completion_tokens: number },
+    withUsage: boolean,
+  ) {
     const model = String(body?.model ?? 'claude-3-5-sonnet-20241022')
     const wantsTool = s.toolCall && Array.isArray(body?.tools) && body.tools.length > 0
     const inTok = withUsage ? usage.prompt_tokens : 0
     const outTok = withUsage ? usage.completion_tokens : 0
     if (!body?.stream) {
       const content = wantsTool
-        ? [{ type: 'text', text: 'Let me check.' }, { type: 'tool_use', id: 'toolu_1', name: body.tools[0].name, input: { city: 'Paris' } }]
+        ? [
+            { type: 'text', text: 'Let me check.' },
+            { type: 'tool_use', id: 'toolu_1', name: body.tools[0].name, input: { city: 'Paris' } },
+          ]
         : [{ type: 'text', text: parts.join('') }]
-      return sendJson(res, { id: 'msg_fake', type: 'message', role: 'assistant', model, content, stop_reason: wantsTool ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: inTok, output_tokens: outTok } })
+      return sendJson(res, {
+        id: 'msg_fake',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content,
+        stop_reason: wantsTool ? 'tool_use' : 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: inTok, output_tokens: outTok },
+      })
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     const ev = (name: string, data: unknown) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`)
-    ev('message_start', { type: 'message_start', message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: inTok, output_tokens: withUsage ? 1 : 0 } } })
+    ev('message_start', {
+      type: 'message_start',
+      message: {
+        id: 'msg_fake',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: inTok, output_tokens: withUsage ? 1 : 0 },
+      },
+    })
     ev('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })
     ev('ping', { type: 'ping' })
     for (const p of wantsTool ? ['Let me check.'] : parts) {
@@ -299,21 +375,45 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
     }
     ev('content_block_stop', { type: 'content_block_stop', index: 0 })
     if (wantsTool) {
-      ev('content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: body.tools[0].name, input: {} } })
+      ev('content_block_start', {
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'tool_use', id: 'toolu_1', name: body.tools[0].name, input: {} },
+      })
       ev('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"city": ' } })
       ev('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '"Paris"}' } })
       ev('content_block_stop', { type: 'content_block_stop', index: 1 })
     }
-    ev('message_delta', { type: 'message_delta', delta: { stop_reason: wantsTool ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: outTok } })
+    ev('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: wantsTool ? 'tool_use' : 'end_turn', stop_sequence: null },
+      usage: { output_tokens: outTok },
+    })
     ev('message_stop', { type: 'message_stop' })
     res.end()
   }
 
-  async function geminiAnswer(res: ServerResponse, path: string, body: any, s: Scenario, parts: string[], usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number }, withUsage: boolean) {
+  async function geminiAnswer(
+    res: ServerResponse,
+    path: string,
+    body: any,
+    s: Scenario,
+    parts: string[],
+    usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number },
+    withUsage: boolean,
+  ) {
     if (path.includes(':batchEmbedContents')) {
       return sendJson(res, { embeddings: (body?.requests ?? []).map(() => ({ values: EMBEDDING })) })
     }
-    const meta = withUsage ? { usageMetadata: { promptTokenCount: usage.prompt_tokens, candidatesTokenCount: usage.completion_tokens, totalTokenCount: usage.total_tokens } } : {}
+    const meta = withUsage
+      ? {
+          usageMetadata: {
+            promptTokenCount: usage.prompt_tokens,
+            candidatesTokenCount: usage.completion_tokens,
+            totalTokenCount: usage.total_tokens,
+          },
+        }
+      : {}
     const wantsTool = s.toolCall && Array.isArray(body?.tools)
     if (path.includes(':generateContent')) {
       const content = wantsTool
@@ -325,7 +425,9 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
     for (let i = 0; i < parts.length; i++) {
       if (s.chunkDelayMs) await sleep(s.chunkDelayMs)
       const last = i === parts.length - 1
-      res.write(`data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: parts[i] }] }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 }], ...(last ? meta : {}) })}\n\n`)
+      res.write(
+        `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: parts[i] }] }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 }], ...(last ? meta : {}) })}\n\n`,
+      )
     }
     res.end()
   }

@@ -2,7 +2,6 @@ import { sql, type Kysely, type CreateTableBuilder } from 'kysely'
 import { Migrator, type Migration } from 'kysely/migration'
 import type { Dialect } from './index.ts'
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Table = CreateTableBuilder<any, any>
 
 function withId(t: Table, dialect: Dialect): Table {
@@ -196,12 +195,7 @@ function init(dialect: Dialect): Migration {
       t = big(t, 'count')
       t = big(t, 'quota')
       await t.execute()
-      await db.schema
-        .createIndex('quota_data_bucket')
-        .on('quota_data')
-        .columns(['user_id', 'model_name', 'created_at'])
-        .unique()
-        .execute()
+      await db.schema.createIndex('quota_data_bucket').on('quota_data').columns(['user_id', 'model_name', 'created_at']).unique().execute()
       await db.schema.createIndex('quota_data_created_at').on('quota_data').column('created_at').execute()
     },
   }
@@ -215,11 +209,20 @@ function init(dialect: Dialect): Migration {
 function tasksExtra(): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('tasks').addColumn('sub_platform', 'varchar(32)', (c) => c.notNull().defaultTo('')).execute()
+      await db.schema
+        .alterTable('tasks')
+        .addColumn('sub_platform', 'varchar(32)', (c) => c.notNull().defaultTo(''))
+        .execute()
       for (const col of ['title', 'text', 'image_url', 'audio_url', 'result']) {
-        await db.schema.alterTable('tasks').addColumn(col, 'text', (c) => c.notNull().defaultTo('')).execute()
+        await db.schema
+          .alterTable('tasks')
+          .addColumn(col, 'text', (c) => c.notNull().defaultTo(''))
+          .execute()
       }
-      await db.schema.alterTable('tasks').addColumn('video_duration', 'double precision', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema
+        .alterTable('tasks')
+        .addColumn('video_duration', 'double precision', (c) => c.notNull().defaultTo(0))
+        .execute()
       await db.schema.createIndex('tasks_platform_sub').on('tasks').columns(['platform', 'sub_platform', 'id']).execute()
     },
   }
@@ -256,7 +259,9 @@ function logIndexes(dialect: Dialect): Migration {
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0001_init': init(dialect), '0002_log_indexes': logIndexes(dialect), '0003_tasks': tasksExtra() }) },
+    provider: {
+      getMigrations: async () => ({ '0001_init': init(dialect), '0002_log_indexes': logIndexes(dialect), '0003_tasks': tasksExtra() }),
+    },
     migrationTableName: 'tollgate_migrations',
     migrationLockTableName: 'tollgate_migrations_lock',
     // helpers add numbered migrations in parallel (0002_…, 0003_…); a database that already ran a

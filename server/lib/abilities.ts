@@ -40,7 +40,10 @@ export function abilitiesOf(channel: AbilitySource) {
 /** Removes the abilities of the given channels. Run it inside the transaction that changes them. */
 export async function deleteAbilities(db: Kysely<DB>, channelIds: readonly number[]): Promise<void> {
   for (let i = 0; i < channelIds.length; i += CHUNK) {
-    await db.deleteFrom('abilities').where('channel_id', 'in', channelIds.slice(i, i + CHUNK)).execute()
+    await db
+      .deleteFrom('abilities')
+      .where('channel_id', 'in', channelIds.slice(i, i + CHUNK))
+      .execute()
   }
 }
 
@@ -55,6 +58,9 @@ export async function rebuildAbilities(db: Kysely<DB>, channels: readonly Abilit
   )
   const rows = channels.flatMap(abilitiesOf)
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await db.insertInto('abilities').values(rows.slice(i, i + CHUNK)).execute()
+    await db
+      .insertInto('abilities')
+      .values(rows.slice(i, i + CHUNK))
+      .execute()
   }
 }

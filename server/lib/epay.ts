@@ -14,7 +14,9 @@ export function epaySign(params: Record<string, string | undefined>, key: string
     .sort()
     .map((k) => `${k}=${params[k]}`)
     .join('&')
-  return createHash('md5').update(text + key, 'utf8').digest('hex')
+  return createHash('md5')
+    .update(text + key, 'utf8')
+    .digest('hex')
 }
 
 /** True when `params.sign` is the epay signature of the other parameters under `key`. */

@@ -56,7 +56,12 @@ export function filterFromQuery(q: z.infer<typeof logFilterQuery>, admin: boolea
 /** How a list walks the rows; see `chooseWalk`. */
 export type Walk = 'planner' | 'newest' | 'window'
 
-function applyFilter<O>(q: SelectQueryBuilder<DB, 'logs', O>, f: LogFilter, dialect: Dialect, walk: Walk = 'planner'): SelectQueryBuilder<DB, 'logs', O> {
+function applyFilter<O>(
+  q: SelectQueryBuilder<DB, 'logs', O>,
+  f: LogFilter,
+  dialect: Dialect,
+  walk: Walk = 'planner',
+): SelectQueryBuilder<DB, 'logs', O> {
   if (f.userId !== undefined) q = q.where('user_id', '=', f.userId)
   if (f.type !== undefined) q = q.where('type', '=', f.type)
   if (f.username !== undefined) q = q.where('username', '=', f.username)

@@ -23,7 +23,7 @@ export function smtpSettings(o: OptionStore): SmtpSettings {
     secure: o.bool('SMTPSSLEnabled') || port === 465,
     user: o.get('SMTPAccount').trim(),
     pass: o.get('SMTPToken'),
-    from: (o.get('SMTPFrom').trim() || o.get('SMTPAccount').trim()),
+    from: o.get('SMTPFrom').trim() || o.get('SMTPAccount').trim(),
   }
 }
 

@@ -4,7 +4,15 @@ import { DEFAULT_OPTIONS } from '../options.ts'
 export const OPTION_VALUE_MAX = 1024 * 1024
 
 /** Options whose value is a JSON object. */
-export const JSON_OPTIONS = new Set(['ModelPrice', 'ModelRatio', 'CompletionRatio', 'GroupRatio', 'VmodelMap', 'SunoLimit', 'TopupGroupRatio'])
+export const JSON_OPTIONS = new Set([
+  'ModelPrice',
+  'ModelRatio',
+  'CompletionRatio',
+  'GroupRatio',
+  'VmodelMap',
+  'SunoLimit',
+  'TopupGroupRatio',
+])
 
 /** JSON options that map a name to a non-negative number (ratios and prices the relay computes with). */
 const NUMBER_MAPS = new Set(['ModelPrice', 'ModelRatio', 'CompletionRatio', 'GroupRatio', 'TopupGroupRatio'])
@@ -65,7 +73,8 @@ function number(key: string, raw: string, rule: NumberRule): Verdict {
   const n = Number(text)
   if (text === '' || !Number.isFinite(n)) return { ok: false, message: `${key} must be a number` }
   if (rule.integer && !Number.isInteger(n)) return { ok: false, message: `${key} must be an integer` }
-  if (rule.above ? n <= rule.min : n < rule.min) return { ok: false, message: `${key} must be ${rule.above ? 'greater than' : 'at least'} ${rule.min}` }
+  if (rule.above ? n <= rule.min : n < rule.min)
+    return { ok: false, message: `${key} must be ${rule.above ? 'greater than' : 'at least'} ${rule.min}` }
   if (n > rule.max) return { ok: false, message: `${key} must be at most ${rule.max}` }
   return { ok: true, value: String(n) }
 }
@@ -78,7 +87,8 @@ function jsonObject(key: string, raw: string): Verdict {
   } catch {
     return { ok: false, message: illegal }
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, message: `${illegal}: it must be a JSON object` }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return { ok: false, message: `${illegal}: it must be a JSON object` }
   if (NUMBER_MAPS.has(key)) {
     for (const [name, v] of Object.entries(parsed)) {
       if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
@@ -114,7 +124,14 @@ export function checkOption(key: string, raw: string, current: (key: string) => 
   }
   if (URL_OPTIONS.has(key)) return { ok: true, value: raw.trim().replace(/\/+$/, '') }
   if (key === 'EmailDomainWhitelist') {
-    const domains = [...new Set(raw.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean))]
+    const domains = [
+      ...new Set(
+        raw
+          .split(',')
+          .map((d) => d.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ]
     return { ok: true, value: domains.join(',') }
   }
   return { ok: true, value: raw }

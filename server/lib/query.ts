@@ -28,7 +28,13 @@ export function queryInt(min: number, max: number) {
 /** A page size from the query: default 10, an over-large one clamped to 100 rather than refused. */
 export const pageSizeQuery = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-  z.coerce.number().int().min(1).max(1e9).default(10).transform((n) => Math.min(n, 100)),
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1e9)
+    .default(10)
+    .transform((n) => Math.min(n, 100)),
 )
 
 /** `text` as a LIKE pattern that matches it literally (wildcards escaped with a backslash). */

@@ -94,7 +94,9 @@ export function startTestAll(engine: RelayEngine, tester: Tester): boolean {
       const slow = threshold > 0 && outcome.time > threshold
       if (ch.status === CHANNEL_STATUS.enabled && (!outcome.success || slow)) {
         if (o.bool('AutomaticDisableChannelEnabled') && ch.autoBan) {
-          const reason = outcome.success ? `channel test took ${outcome.time} s, over the ${threshold} s threshold` : `channel test failed: ${outcome.message}`
+          const reason = outcome.success
+            ? `channel test took ${outcome.time} s, over the ${threshold} s threshold`
+            : `channel test failed: ${outcome.message}`
           await engine.monitor.disable(ch.id, reason.slice(0, 500))
         }
       } else if (ch.status === CHANNEL_STATUS.auto && outcome.success && !slow && o.bool('AutomaticEnableChannelEnabled')) {
@@ -130,14 +132,19 @@ async function getJson(engine: RelayEngine, ch: ChannelState, path: string): Pro
  * The remaining balance in USD from the OpenAI-style billing endpoints (OpenAI and custom
  * channels): hard limit minus this period's usage. Stored on the channel.
  */
-export async function updateBalance(engine: RelayEngine, ch: ChannelState): Promise<{ success: true; balance: number } | { success: false; message: string }> {
+export async function updateBalance(
+  engine: RelayEngine,
+  ch: ChannelState,
+): Promise<{ success: true; balance: number } | { success: false; message: string }> {
   if (ch.type !== 1 && ch.type !== 8) {
     return { success: false, message: `balance query is not supported for this channel type (${channelTypeName(ch.type)})` }
   }
   try {
     const sub = await getJson(engine, ch, '/v1/dashboard/billing/subscription')
     const now = new Date()
-    const start = sub.has_payment_method ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)) : new Date(now.getTime() - 100 * 86_400_000)
+    const start = sub.has_payment_method
+      ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
+      : new Date(now.getTime() - 100 * 86_400_000)
     const end = new Date(now.getTime() + 86_400_000)
     const usage = await getJson(engine, ch, `/v1/dashboard/billing/usage?start_date=${ymd(start)}&end_date=${ymd(end)}`)
     const balance = Math.round((Number(sub.hard_limit_usd) - Number(usage.total_usage) / 100) * 1e6) / 1e6

@@ -246,7 +246,8 @@ export class RelayEngine {
         throw new RelayError(403, `this API key may not be used from ${plain || 'this address'}`, 'ip_not_allowed')
       }
     }
-    if (pinned && user.role < ADMIN_ROLE) throw new RelayError(403, 'only administrators may pin a channel with sk-KEY-<channel id>', 'channel_pin_forbidden')
+    if (pinned && user.role < ADMIN_ROLE)
+      throw new RelayError(403, 'only administrators may pin a channel with sk-KEY-<channel id>', 'channel_pin_forbidden')
     return { token, user, group: token.group || user.group, pinned }
   }
 
@@ -365,7 +366,8 @@ export class RelayEngine {
       } catch {
         throw new RelayError(400, 'the request body is not valid JSON', 'invalid_request')
       }
-      if (!json || typeof json !== 'object' || Array.isArray(json)) throw new RelayError(400, 'the request body must be a JSON object', 'invalid_request')
+      if (!json || typeof json !== 'object' || Array.isArray(json))
+        throw new RelayError(400, 'the request body must be a JSON object', 'invalid_request')
       if (typeof json.model === 'string') model = json.model.trim()
     }
     if (!model) model = DEFAULT_MODEL[mode] ?? ''
@@ -374,7 +376,10 @@ export class RelayEngine {
     const wantUsage = stream && json?.stream_options?.include_usage === true
     const call: RelayCall = { mode, path, raw, json, contentType, model, stream, wantUsage }
     if (mode === 'messages') {
-      call.headers = { 'anthropic-version': c.req.header('anthropic-version') ?? '', 'anthropic-beta': c.req.header('anthropic-beta') ?? '' }
+      call.headers = {
+        'anthropic-version': c.req.header('anthropic-version') ?? '',
+        'anthropic-beta': c.req.header('anthropic-beta') ?? '',
+      }
     }
     return call
   }
@@ -399,7 +404,10 @@ export class RelayEngine {
     let amount = this.estimate(call, price, null)
     let r = this.ledger.reserve(caller.user, caller.token, amount)
     const chatLike = call.mode === 'chat' || call.mode === 'completions' || call.mode === 'messages'
-    const bounded = call.mode === 'embeddings' || call.mode === 'moderations' || (Number(call.json?.max_tokens ?? call.json?.max_completion_tokens ?? 0) > 0 && chatLike)
+    const bounded =
+      call.mode === 'embeddings' ||
+      call.mode === 'moderations' ||
+      (Number(call.json?.max_tokens ?? call.json?.max_completion_tokens ?? 0) > 0 && chatLike)
     if ('refused' in r && bounded && price.modelPrice < 0) {
       // the cheap bound did not fit: count the prompt for real and try once more
       amount = this.estimate(call, price, await this.countPrompt(call))
@@ -440,7 +448,11 @@ export class RelayEngine {
         tried.push(ch.id)
         const adapter = adapterFor(ch.type)
         if (!adapter || !adapter.supports(mode)) {
-          last = new RelayError(400, `${MODE_LABEL[mode]} is not supported for this channel type (${channelTypeName(ch.type)})`, 'channel_type_not_supported')
+          last = new RelayError(
+            400,
+            `${MODE_LABEL[mode]} is not supported for this channel type (${channelTypeName(ch.type)})`,
+            'channel_type_not_supported',
+          )
           continue
         }
         const upstreamModel = ch.modelMapping?.[call.model] || call.model
@@ -456,7 +468,12 @@ export class RelayEngine {
           res = await this.upstream.request(req, signal)
         } catch (err) {
           if (signal.aborted) throw new RelayError(499, 'the client closed the request', 'client_closed')
-          last = new RelayError(502, `the upstream could not be reached: ${(err as Error).message}`, 'upstream_unreachable', 'upstream_error')
+          last = new RelayError(
+            502,
+            `the upstream could not be reached: ${(err as Error).message}`,
+            'upstream_unreachable',
+            'upstream_error',
+          )
           continue
         }
         if (res.statusCode < 200 || res.statusCode >= 300) {
@@ -469,11 +486,24 @@ export class RelayEngine {
           break
         }
         handedOver = true
-        const info: Delivery = { caller, call, price, hold, ch, adapter, tried, t0, upstreamModel, requestId: c.get('requestId'), outgoing: nodeResponse(c) }
+        const info: Delivery = {
+          caller,
+          call,
+          price,
+          hold,
+          ch,
+          adapter,
+          tried,
+          t0,
+          upstreamModel,
+          requestId: c.get('requestId'),
+          outgoing: nodeResponse(c),
+        }
         return call.stream ? this.deliverStream(info, res) : await this.deliver(info, res)
       }
       if (!last) last = new RelayError(503, `no channel available for the model ${call.model} in the group ${group}`, 'model_not_found')
-      if (last.status === 429) last = new RelayError(429, 'the upstream channels of this group are saturated, please try again later', last.code, last.type)
+      if (last.status === 429)
+        last = new RelayError(429, 'the upstream channels of this group are saturated, please try again later', last.code, last.type)
       throw last
     } finally {
       if (!handedOver) {
@@ -505,7 +535,11 @@ export class RelayEngine {
     if (!mapped && !inject) return call.raw
     if (!mapped && call.json.stream_options === undefined) {
       const open = call.raw.indexOf(123)
-      return Buffer.concat([call.raw.subarray(0, open + 1), Buffer.from('"stream_options":{"include_usage":true},'), call.raw.subarray(open + 1)])
+      return Buffer.concat([
+        call.raw.subarray(0, open + 1),
+        Buffer.from('"stream_options":{"include_usage":true},'),
+        call.raw.subarray(open + 1),
+      ])
     }
     const body: Record<string, unknown> = { ...call.json, model: upstreamModel }
     if (inject) body.stream_options = { ...(call.json.stream_options ?? {}), include_usage: true }
@@ -513,7 +547,11 @@ export class RelayEngine {
   }
 
   /** Usage when the upstream gave none (or the mode never has any): counted from both sides. */
-  private async countUsage(call: RelayCall, produced: { texts: string[]; extraTokens: number } | null, answer: Buffer | null): Promise<Usage> {
+  private async countUsage(
+    call: RelayCall,
+    produced: { texts: string[]; extraTokens: number } | null,
+    answer: Buffer | null,
+  ): Promise<Usage> {
     switch (call.mode) {
       case 'speech':
         return usageOf(String(call.json?.input ?? '').length, 0)
@@ -571,11 +609,7 @@ export class RelayEngine {
     }
   }
 
-  private charge(
-    info: Delivery,
-    usage: Usage,
-    opts: { frt?: number; note?: string } = {},
-  ): void {
+  private charge(info: Delivery, usage: Usage, opts: { frt?: number; note?: string } = {}): void {
     const { caller, call, price, hold, ch, tried, t0, upstreamModel } = info
     const qpu = this.ctx.options.quotaPerUnit
     let quota = call.mode === 'images' ? imageQuota(call.json ?? {}, call.model, price, qpu) : quotaOf(price, usage, qpu)
@@ -620,9 +654,15 @@ export class RelayEngine {
     } catch (err) {
       this.ledger.release(info.hold)
       this.inflight--
-      throw new RelayError(502, `the upstream answer could not be read: ${(err as Error).message}`, 'bad_upstream_response', 'upstream_error')
+      throw new RelayError(
+        502,
+        `the upstream answer could not be read: ${(err as Error).message}`,
+        'bad_upstream_response',
+        'upstream_error',
+      )
     }
-    const reported = call.mode === 'chat' || call.mode === 'completions' || call.mode === 'embeddings' || call.mode === 'messages' ? out.usage : null
+    const reported =
+      call.mode === 'chat' || call.mode === 'completions' || call.mode === 'embeddings' || call.mode === 'messages' ? out.usage : null
     if (reported) {
       this.charge(info, reported)
       this.inflight--
@@ -637,11 +677,19 @@ export class RelayEngine {
     if (node && !node.headersSent && !node.destroyed) {
       // straight onto the socket: one write with the headers
       const length = typeof out.body === 'string' ? Buffer.byteLength(out.body) : out.body.length
-      node.writeHead(200, { 'content-type': out.contentType, 'content-length': length, 'access-control-allow-origin': '*', 'x-request-id': info.requestId })
+      node.writeHead(200, {
+        'content-type': out.contentType,
+        'content-length': length,
+        'access-control-allow-origin': '*',
+        'x-request-id': info.requestId,
+      })
       node.end(out.body)
       return ALREADY_SENT!
     }
-    return new Response(out.body as unknown as BodyInit, { status: 200, headers: { 'content-type': out.contentType, 'access-control-allow-origin': '*' } })
+    return new Response(out.body as unknown as BodyInit, {
+      status: 200,
+      headers: { 'content-type': out.contentType, 'access-control-allow-origin': '*' },
+    })
   }
 
   /**
@@ -766,22 +814,45 @@ export class RelayEngine {
   // ---- channel test (used by /api/channel/test) -------------------------------------------------
 
   /** One real, non-stream chat call through the channel's adapter. Returns seconds and usage. */
-  async testChannel(ch: ChannelState, model: string): Promise<{ ok: true; seconds: number; usage: Usage; model: string } | { ok: false; seconds: number; error: UpstreamError | null; message: string }> {
+  async testChannel(
+    ch: ChannelState,
+    model: string,
+  ): Promise<
+    | { ok: true; seconds: number; usage: Usage; model: string }
+    | { ok: false; seconds: number; error: UpstreamError | null; message: string }
+  > {
     const adapter = adapterFor(ch.type)
     const start = performance.now()
     const secs = () => Math.round(performance.now() - start) / 1000
     if (!adapter || !adapter.supports('chat')) {
-      return { ok: false, seconds: 0, error: null, message: `channel test is not supported for this channel type (${channelTypeName(ch.type)})` }
+      return {
+        ok: false,
+        seconds: 0,
+        error: null,
+        message: `channel test is not supported for this channel type (${channelTypeName(ch.type)})`,
+      }
     }
     const upstreamModel = ch.modelMapping?.[model] || model
     const json: Record<string, any> = { model: upstreamModel, messages: [{ role: 'user', content: 'hi' }] }
     if (/^o\d/.test(upstreamModel)) json.max_completion_tokens = 1
     else json.max_tokens = 1
     const raw = Buffer.from(JSON.stringify(json))
-    const call: RelayCall = { mode: 'chat', path: '/chat/completions', raw, json, contentType: 'application/json', model, stream: false, wantUsage: false }
+    const call: RelayCall = {
+      mode: 'chat',
+      path: '/chat/completions',
+      raw,
+      json,
+      contentType: 'application/json',
+      model,
+      stream: false,
+      wantUsage: false,
+    }
     let res: UpstreamResponse
     try {
-      res = await this.upstream.request(adapter.build(call, ch, upstreamModel, () => raw), AbortSignal.timeout(60_000))
+      res = await this.upstream.request(
+        adapter.build(call, ch, upstreamModel, () => raw),
+        AbortSignal.timeout(60_000),
+      )
     } catch (err) {
       return { ok: false, seconds: secs(), error: null, message: `the upstream could not be reached: ${(err as Error).message}` }
     }

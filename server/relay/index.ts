@@ -18,7 +18,8 @@ const RESYNC_MS = 60_000
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'Authorization, Content-Type, X-Api-Key, OpenAI-Organization, OpenAI-Beta, Anthropic-Version, Anthropic-Beta',
+  'access-control-allow-headers':
+    'Authorization, Content-Type, X-Api-Key, OpenAI-Organization, OpenAI-Beta, Anthropic-Version, Anthropic-Beta',
   'access-control-max-age': '86400',
 }
 
@@ -43,9 +44,13 @@ export function relayRoutes(ctx: AppContext) {
         engine.state.loadChannels().catch((err) => console.error('relay: channel reload failed:', err))
       }, 5)
     } else if (kind === 'tokens') {
-      void (id ? engine.ledger.reloadToken(id) : engine.ledger.reloadTokens()).catch((err) => console.error('relay: token reload failed:', err))
+      void (id ? engine.ledger.reloadToken(id) : engine.ledger.reloadTokens()).catch((err) =>
+        console.error('relay: token reload failed:', err),
+      )
     } else if (kind === 'users') {
-      void (id ? engine.ledger.reloadUser(id) : engine.ledger.reloadUsers()).catch((err) => console.error('relay: user reload failed:', err))
+      void (id ? engine.ledger.reloadUser(id) : engine.ledger.reloadUsers()).catch((err) =>
+        console.error('relay: user reload failed:', err),
+      )
     } else if (kind === 'options') {
       engine.pricing.clear()
     }
@@ -90,7 +95,13 @@ export function relayRoutes(ctx: AppContext) {
     try {
       const caller = await engine.authenticate(c)
       const id = c.req.param('model')
-      if (!engine.modelsFor(caller).includes(id)) throw new RelayError(404, `the model ${id} does not exist or this API key may not use it`, 'model_not_found', 'invalid_request_error')
+      if (!engine.modelsFor(caller).includes(id))
+        throw new RelayError(
+          404,
+          `the model ${id} does not exist or this API key may not use it`,
+          'model_not_found',
+          'invalid_request_error',
+        )
       return json({ id, object: 'model', created: 1626777600, owned_by: engine.ownerOf(id) })
     } catch (err) {
       return relayError(c, err)
@@ -103,7 +114,8 @@ export function relayRoutes(ctx: AppContext) {
       const { token, user } = await engine.authenticate(c)
       const o = ctx.options
       let amount: number
-      if (o.bool('DisplayTokenStatEnabled')) amount = token.unlimited ? 100_000_000 * o.quotaPerUnit : engine.ledger.tokenRemain(token) + engine.ledger.tokenUsed(token)
+      if (o.bool('DisplayTokenStatEnabled'))
+        amount = token.unlimited ? 100_000_000 * o.quotaPerUnit : engine.ledger.tokenRemain(token) + engine.ledger.tokenUsed(token)
       else amount = engine.ledger.userQuota(user) + engine.ledger.userUsed(user)
       if (o.bool('DisplayInCurrencyEnabled')) amount /= o.quotaPerUnit
       return json({
@@ -135,11 +147,23 @@ export function relayRoutes(ctx: AppContext) {
   app.get('/v1/dashboard/billing/usage', usage)
 
   const notImplemented = (c: Context<Env>) => relayError(c, new RelayError(501, 'API not implemented', 'api_not_implemented'))
-  for (const p of ['/v1/images/edits', '/v1/images/variations', '/v1/edits', '/v1/files', '/v1/files/*', '/v1/fine-tunes', '/v1/fine-tunes/*', '/v1/fine_tuning/*']) {
+  for (const p of [
+    '/v1/images/edits',
+    '/v1/images/variations',
+    '/v1/edits',
+    '/v1/files',
+    '/v1/files/*',
+    '/v1/fine-tunes',
+    '/v1/fine-tunes/*',
+    '/v1/fine_tuning/*',
+  ]) {
     app.all(p, notImplemented)
   }
   app.all('/v1/*', (c) =>
-    relayError(c, new RelayError(404, `Invalid URL (${c.req.method} ${new URL(c.req.url).pathname})`, 'invalid_url', 'invalid_request_error')),
+    relayError(
+      c,
+      new RelayError(404, `Invalid URL (${c.req.method} ${new URL(c.req.url).pathname})`, 'invalid_url', 'invalid_request_error'),
+    ),
   )
   return app
 }

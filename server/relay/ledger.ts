@@ -77,7 +77,8 @@ const MAX_QUEUED_LOGS = 200_000
 
 class Busy extends Error {}
 
-const LOG_COLUMNS = 'user_id, created_at, type, content, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel, other'
+const LOG_COLUMNS =
+  'user_id, created_at, type, content, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel, other'
 const statementText = new Map<string, string>()
 
 function placeholders(rows: number, columns: number): string {
@@ -400,8 +401,21 @@ export class Ledger {
         const params: unknown[] = []
         for (const l of chunk) {
           params.push(
-            l.user_id, l.created_at, l.type ?? 2, l.content ?? '', l.username, l.token_name ?? '', l.token_id ?? 0, l.model_name, l.quota,
-            l.prompt_tokens, l.completion_tokens, l.use_time ?? 0, l.is_stream ?? 0, l.channel ?? 0, l.other ?? '',
+            l.user_id,
+            l.created_at,
+            l.type ?? 2,
+            l.content ?? '',
+            l.username,
+            l.token_name ?? '',
+            l.token_id ?? 0,
+            l.model_name,
+            l.quota,
+            l.prompt_tokens,
+            l.completion_tokens,
+            l.use_time ?? 0,
+            l.is_stream ?? 0,
+            l.channel ?? 0,
+            l.other ?? '',
           )
         }
         await trx.executeQuery(CompiledQuery.raw(insertLogsSql(chunk.length), params))
@@ -409,7 +423,9 @@ export class Ledger {
       // ids in ascending order so two writers touching the same rows lock them in the same order
       const users = [...b.users].sort((x, y) => x[0] - y[0])
       for (let i = 0; i < users.length; i += 500) {
-        const values = sql.join(users.slice(i, i + 500).map(([id, d]) => sql`(${id}::bigint, ${d.quota}::bigint, ${d.used}::bigint, ${d.count}::bigint)`))
+        const values = sql.join(
+          users.slice(i, i + 500).map(([id, d]) => sql`(${id}::bigint, ${d.quota}::bigint, ${d.used}::bigint, ${d.count}::bigint)`),
+        )
         const r = await sql<{ id: number; quota: number; used_quota: number; request_count: number }>`UPDATE users AS u
           SET quota = u.quota + v.q, used_quota = u.used_quota + v.uq, request_count = u.request_count + v.c
           FROM (VALUES ${values}) AS v(id, q, uq, c) WHERE u.id = v.id RETURNING u.id, u.quota, u.used_quota, u.request_count`.execute(trx)
@@ -417,7 +433,9 @@ export class Ledger {
       }
       const tokens = [...b.tokens].sort((x, y) => x[0] - y[0])
       for (let i = 0; i < tokens.length; i += 500) {
-        const values = sql.join(tokens.slice(i, i + 500).map(([id, d]) => sql`(${id}::bigint, ${d.remain}::bigint, ${d.used}::bigint, ${d.accessed}::bigint)`))
+        const values = sql.join(
+          tokens.slice(i, i + 500).map(([id, d]) => sql`(${id}::bigint, ${d.remain}::bigint, ${d.used}::bigint, ${d.accessed}::bigint)`),
+        )
         const r = await sql<{ id: number; remain_quota: number; used_quota: number }>`UPDATE tokens AS t
           SET remain_quota = t.remain_quota + v.r, used_quota = t.used_quota + v.uq, accessed_time = GREATEST(t.accessed_time, v.a)
           FROM (VALUES ${values}) AS v(id, r, uq, a) WHERE t.id = v.id RETURNING t.id, t.remain_quota, t.used_quota`.execute(trx)
@@ -426,11 +444,15 @@ export class Ledger {
       const channels = [...b.channels].sort((x, y) => x[0] - y[0])
       if (channels.length) {
         const values = sql.join(channels.map(([id, d]) => sql`(${id}::bigint, ${d}::bigint)`))
-        await sql`UPDATE channels AS c SET used_quota = c.used_quota + v.q FROM (VALUES ${values}) AS v(id, q) WHERE c.id = v.id`.execute(trx)
+        await sql`UPDATE channels AS c SET used_quota = c.used_quota + v.q FROM (VALUES ${values}) AS v(id, q) WHERE c.id = v.id`.execute(
+          trx,
+        )
       }
       for (const [id, st] of b.statuses) {
         if (st === TOKEN_STATUS.expired) {
-          await sql`UPDATE tokens SET status = 3 WHERE id = ${id} AND status = 1 AND expired_time <> -1 AND expired_time < ${now}`.execute(trx)
+          await sql`UPDATE tokens SET status = 3 WHERE id = ${id} AND status = 1 AND expired_time <> -1 AND expired_time < ${now}`.execute(
+            trx,
+          )
         } else if (st === TOKEN_STATUS.exhausted) {
           await sql`UPDATE tokens SET status = 4 WHERE id = ${id} AND status = 1 AND unlimited_quota = 0 AND remain_quota <= 0`.execute(trx)
         }

@@ -136,7 +136,12 @@ function textsOf(p: Price): { content: string; other: string } {
         p.modelPrice >= 0
           ? `model price ${p.modelPrice}, group ratio ${p.groupRatio}`
           : `model ratio ${p.modelRatio}, completion ratio ${p.completionRatio}, group ratio ${p.groupRatio}`,
-      other: JSON.stringify({ model_ratio: p.modelRatio, model_price: p.modelPrice, completion_ratio: p.completionRatio, group_ratio: p.groupRatio }).slice(0, -1),
+      other: JSON.stringify({
+        model_ratio: p.modelRatio,
+        model_price: p.modelPrice,
+        completion_ratio: p.completionRatio,
+        group_ratio: p.groupRatio,
+      }).slice(0, -1),
     }
     texts.set(p, t)
   }

@@ -27,7 +27,15 @@ export interface PlainBatch {
   channels: Array<[number, number]>
   /** [id, 3 expired | 4 exhausted] */
   statuses: Array<[number, number]>
-  buckets: Array<{ user_id: number; username: string; model_name: string; created_at: number; token_used: number; count: number; quota: number }>
+  buckets: Array<{
+    user_id: number
+    username: string
+    model_name: string
+    created_at: number
+    token_used: number
+    count: number
+    quota: number
+  }>
   now: number
 }
 
@@ -40,8 +48,21 @@ export interface Fresh {
 }
 
 const LOG_COLUMNS = [
-  'user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota',
-  'prompt_tokens', 'completion_tokens', 'use_time', 'is_stream', 'channel', 'other',
+  'user_id',
+  'created_at',
+  'type',
+  'content',
+  'username',
+  'token_name',
+  'token_id',
+  'model_name',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'use_time',
+  'is_stream',
+  'channel',
+  'other',
 ] as const
 
 type Statements = Record<'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket', StatementSync>
@@ -96,8 +117,21 @@ export function writeBatch(db: DatabaseSync, b: PlainBatch): Fresh {
     }
     for (const l of b.logs) {
       s.log.run(
-        l.user_id, l.created_at, l.type ?? 2, l.content ?? '', l.username, l.token_name ?? '', l.token_id ?? 0, l.model_name,
-        l.quota, l.prompt_tokens, l.completion_tokens, l.use_time ?? 0, l.is_stream ?? 0, l.channel ?? 0, l.other ?? '',
+        l.user_id,
+        l.created_at,
+        l.type ?? 2,
+        l.content ?? '',
+        l.username,
+        l.token_name ?? '',
+        l.token_id ?? 0,
+        l.model_name,
+        l.quota,
+        l.prompt_tokens,
+        l.completion_tokens,
+        l.use_time ?? 0,
+        l.is_stream ?? 0,
+        l.channel ?? 0,
+        l.other ?? '',
       )
     }
     for (const k of b.buckets) s.bucket.run(k.user_id, k.username, k.model_name, k.created_at, k.token_used, k.count, k.quota)

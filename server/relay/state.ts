@@ -57,7 +57,10 @@ interface Level {
   channels: ChannelState[]
 }
 
-type UserRow = Pick<Selectable<UsersTable>, 'id' | 'username' | 'role' | 'status' | 'group' | 'quota' | 'used_quota' | 'request_count' | 'deleted_at'>
+type UserRow = Pick<
+  Selectable<UsersTable>,
+  'id' | 'username' | 'role' | 'status' | 'group' | 'quota' | 'used_quota' | 'request_count' | 'deleted_at'
+>
 
 export const CHANNEL_STATUS = { enabled: 1, manual: 2, auto: 3 } as const
 export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const
@@ -177,7 +180,7 @@ export class RelayState {
    */
   async loadUsers(): Promise<void> {
     const seen = new Set<number>()
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const rows = await this.ctx.db.selectFrom('users').select(USER_COLUMNS).where('id', '>', after).orderBy('id').limit(PAGE).execute()
       for (const r of rows) {
         const id = Number(r.id)
@@ -229,7 +232,7 @@ export class RelayState {
 
   async loadTokens(): Promise<void> {
     const seen = new Set<number>()
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const rows = await this.ctx.db.selectFrom('tokens').selectAll().where('id', '>', after).orderBy('id').limit(PAGE).execute()
       for (const r of rows) {
         const t = tokenFromRow(r)

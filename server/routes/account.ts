@@ -75,12 +75,19 @@ export function accountRoutes(ctx: AppContext) {
     const exists = await ctx.db
       .selectFrom('users')
       .select('id')
-      .where((eb) => (body.email ? eb.or([eb('username', '=', body.username), eb('email', '=', body.email)]) : eb('username', '=', body.username)))
+      .where((eb) =>
+        body.email ? eb.or([eb('username', '=', body.username), eb('email', '=', body.email)]) : eb('username', '=', body.username),
+      )
       .executeTakeFirst()
     if (exists) return fail(c, 'the username (or e-mail) is already taken, or belongs to a cancelled account')
 
     const inviter = body.aff_code
-      ? await ctx.db.selectFrom('users').select(['id', 'username']).where('aff_code', '=', body.aff_code).where('deleted_at', 'is', null).executeTakeFirst()
+      ? await ctx.db
+          .selectFrom('users')
+          .select(['id', 'username'])
+          .where('aff_code', '=', body.aff_code)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst()
       : undefined
     const forNew = Math.max(0, Math.trunc(o.num('QuotaForNewUser')))
     const forInvitee = inviter ? Math.max(0, Math.trunc(o.num('QuotaForInvitee'))) : 0
@@ -135,7 +142,8 @@ export function accountRoutes(ctx: AppContext) {
         if (logs.length) await tx.insertInto('logs').values(logs).execute()
       })
     } catch (e) {
-      if (/unique|duplicate/i.test(String(e))) return fail(c, 'the username (or e-mail) is already taken, or belongs to a cancelled account')
+      if (/unique|duplicate/i.test(String(e)))
+        return fail(c, 'the username (or e-mail) is already taken, or belongs to a cancelled account')
       throw e
     }
     if (inviter) ctx.bus.emit('users', inviter.id)
@@ -234,7 +242,10 @@ export function accountRoutes(ctx: AppContext) {
       .where('enabled', '=', 1)
       .orderBy('model')
       .execute()
-    return ok(c, rows.map((r) => r.model))
+    return ok(
+      c,
+      rows.map((r) => r.model),
+    )
   })
 
   return app

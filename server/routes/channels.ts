@@ -240,7 +240,12 @@ function upstreamMessage(reply: UpstreamReply): string {
 
 /** First key of a channel (a channel may hold several keys, one per line). */
 function firstKey(key: string): string {
-  return key.split('\n').map((k) => k.trim()).find(Boolean) ?? ''
+  return (
+    key
+      .split('\n')
+      .map((k) => k.trim())
+      .find(Boolean) ?? ''
+  )
 }
 
 /**
@@ -303,7 +308,10 @@ export function channelsRoutes(ctx: AppContext) {
     const size = q.page_size < 1 ? 10 : Math.min(q.page_size, 100)
     let query = db.selectFrom('channels').selectAll()
     query = q.id_sort === 'true' ? query.orderBy('id', 'desc') : query.orderBy('priority', 'desc').orderBy('id', 'desc')
-    const rows = await query.limit(size).offset(q.p * size).execute()
+    const rows = await query
+      .limit(size)
+      .offset(q.p * size)
+      .execute()
     return ok(c, rows.map(channelView))
   })
 
@@ -341,7 +349,8 @@ export function channelsRoutes(ctx: AppContext) {
     } catch (e) {
       return fail(c, `${MSG.fetchFailed}: ${(e as Error).message}`)
     }
-    if (reply.status < 200 || reply.status >= 300) return fail(c, `${MSG.fetchFailed}: HTTP ${reply.status} ${upstreamMessage(reply)}`.trim())
+    if (reply.status < 200 || reply.status >= 300)
+      return fail(c, `${MSG.fetchFailed}: HTTP ${reply.status} ${upstreamMessage(reply)}`.trim())
     const list = (reply.json as { data?: unknown } | undefined)?.data
     if (!Array.isArray(list)) return fail(c, `${MSG.fetchFailed}: the upstream reply has no model list`)
     const ids = [...new Set(list.map((m) => (m as { id?: unknown })?.id).filter((v): v is string => typeof v === 'string' && v !== ''))]
@@ -380,7 +389,13 @@ export function channelsRoutes(ctx: AppContext) {
     const created = await db.transaction().execute(async (tx) => {
       const rows: ChannelRow[] = []
       for (let i = 0; i < values.length; i += 200) {
-        rows.push(...(await tx.insertInto('channels').values(values.slice(i, i + 200)).returningAll().execute()))
+        rows.push(
+          ...(await tx
+            .insertInto('channels')
+            .values(values.slice(i, i + 200))
+            .returningAll()
+            .execute()),
+        )
       }
       await rebuildAbilities(tx, rows)
       return rows
@@ -525,7 +540,11 @@ export function channelsRoutes(ctx: AppContext) {
       }
       const changed = [...enabled, ...disabled]
       for (let i = 0; i < changed.length; i += 500) {
-        const rows = await tx.selectFrom('channels').selectAll().where('id', 'in', changed.slice(i, i + 500)).execute()
+        const rows = await tx
+          .selectFrom('channels')
+          .selectAll()
+          .where('id', 'in', changed.slice(i, i + 500))
+          .execute()
         await rebuildAbilities(tx, rows)
       }
     })
@@ -540,4 +559,3 @@ export function channelsRoutes(ctx: AppContext) {
 
   return app
 }
-

@@ -148,7 +148,11 @@ export function mailRoutes(ctx: AppContext) {
       .executeTakeFirst()
     if (!owner) return fail(c, 'no account uses this e-mail address')
     const password = randomKey(12)
-    await ctx.db.updateTable('users').set({ password: await hashPassword(password) }).where('id', '=', owner.id).execute()
+    await ctx.db
+      .updateTable('users')
+      .set({ password: await hashPassword(password) })
+      .where('id', '=', owner.id)
+      .execute()
     ctx.bus.emit('users', owner.id)
     return ok(c, password, 'password reset')
   })
@@ -165,7 +169,14 @@ export function mailRoutes(ctx: AppContext) {
       .set({ email: q.email })
       .where('id', '=', me.id)
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('users as other').select('other.id').where(sql<boolean>`lower(other.email) = ${q.email.toLowerCase()}`).where('other.id', '!=', me.id))),
+        not(
+          exists(
+            selectFrom('users as other')
+              .select('other.id')
+              .where(sql<boolean>`lower(other.email) = ${q.email.toLowerCase()}`)
+              .where('other.id', '!=', me.id),
+          ),
+        ),
       )
       .executeTakeFirst()
     if (Number(r.numUpdatedRows) !== 1) return fail(c, 'this e-mail address is already used by another account')

@@ -163,11 +163,18 @@ export function oauthRoutes(ctx: AppContext) {
     const forNew = Math.max(0, Math.trunc(o.num('QuotaForNewUser')))
     let email = ''
     if (profile.email && profile.email.length <= 50) {
-      const taken = await ctx.db.selectFrom('users').select('id').where(sql<boolean>`lower(email) = ${profile.email.toLowerCase()}`).executeTakeFirst()
+      const taken = await ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where(sql<boolean>`lower(email) = ${profile.email.toLowerCase()}`)
+        .executeTakeFirst()
       if (!taken) email = profile.email
     }
     const password = await bcrypt.hash(randomKey(32), 10)
-    const top = await ctx.db.selectFrom('users').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst()
+    const top = await ctx.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.max('id').as('max'))
+      .executeTakeFirst()
     const next = Number(top?.max ?? 0) + 1
     for (let attempt = 0; attempt < 6; attempt++) {
       const username = attempt < 5 ? `${provider}_${next + attempt}` : `${provider}_${randomKey(8)}`
@@ -223,7 +230,15 @@ export function oauthRoutes(ctx: AppContext) {
       .set({ [column]: profile.id })
       .where('id', '=', me.id)
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('users as other').select('other.id').where(`other.${column}`, '=', profile.id).where('other.id', '!=', me.id).where('other.deleted_at', 'is', null))),
+        not(
+          exists(
+            selectFrom('users as other')
+              .select('other.id')
+              .where(`other.${column}`, '=', profile.id)
+              .where('other.id', '!=', me.id)
+              .where('other.deleted_at', 'is', null),
+          ),
+        ),
       )
       .executeTakeFirst()
     if (Number(r.numUpdatedRows) !== 1) return fail(c, `this ${LABEL[provider]} account is already bound to another user`)

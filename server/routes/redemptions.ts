@@ -21,7 +21,9 @@ const createBody = z.object({ name, quota, count: z.number().int().min(1).max(10
 const updateBody = z.object({ id: bodyId, name: name.optional(), quota: quota.optional() })
 const statusBody = z.object({
   id: bodyId,
-  status: z.union([z.literal(REDEMPTION_STATUS.unused), z.literal(REDEMPTION_STATUS.disabled)], { error: 'must be 1 (enabled) or 2 (disabled)' }),
+  status: z.union([z.literal(REDEMPTION_STATUS.unused), z.literal(REDEMPTION_STATUS.disabled)], {
+    error: 'must be 1 (enabled) or 2 (disabled)',
+  }),
 })
 const redeemBody = z.object({ key: z.string().trim().max(128) })
 
@@ -35,7 +37,16 @@ export function redemptionsRoutes(ctx: AppContext) {
 
   app.on('GET', ['/redemption/', '/redemption'], admin, async (c) => {
     const { p } = readQuery(c, z.object({ p: fields.page }))
-    return ok(c, await db.selectFrom('redemptions').selectAll().orderBy('id', 'desc').limit(PAGE).offset(p * PAGE).execute())
+    return ok(
+      c,
+      await db
+        .selectFrom('redemptions')
+        .selectAll()
+        .orderBy('id', 'desc')
+        .limit(PAGE)
+        .offset(p * PAGE)
+        .execute(),
+    )
   })
 
   app.get('/redemption/search', admin, async (c) => {
@@ -66,7 +77,16 @@ export function redemptionsRoutes(ctx: AppContext) {
       try {
         await db
           .insertInto('redemptions')
-          .values([...keys].map((key) => ({ user_id: me.id, key, status: REDEMPTION_STATUS.unused, name: body.name, quota: body.quota, created_time: now })))
+          .values(
+            [...keys].map((key) => ({
+              user_id: me.id,
+              key,
+              status: REDEMPTION_STATUS.unused,
+              name: body.name,
+              quota: body.quota,
+              created_time: now,
+            })),
+          )
           .execute()
         return ok(c, [...keys], 'redemption codes created')
       } catch (e) {
@@ -133,10 +153,20 @@ export function redemptionsRoutes(ctx: AppContext) {
         .execute()
       if (used.length !== 1) return null
       const { id, quota: amount } = used[0]!
-      await tx.updateTable('users').set({ quota: sql`quota + ${amount}` }).where('id', '=', me.id).execute()
+      await tx
+        .updateTable('users')
+        .set({ quota: sql`quota + ${amount}` })
+        .where('id', '=', me.id)
+        .execute()
       await tx
         .insertInto('logs')
-        .values({ user_id: me.id, username: me.username, created_at: now, type: 1, content: `topped up ${amount} quota with redemption code id ${id}` })
+        .values({
+          user_id: me.id,
+          username: me.username,
+          created_at: now,
+          type: 1,
+          content: `topped up ${amount} quota with redemption code id ${id}`,
+        })
         .execute()
       return amount
     })

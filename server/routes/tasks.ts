@@ -132,7 +132,11 @@ export function tasksRoutes(ctx: AppContext) {
       if (q.start_timestamp !== null && q.start_timestamp !== undefined) query = query.where('submit_time', '>=', q.start_timestamp * 1000)
       if (q.end_timestamp !== null && q.end_timestamp !== undefined) query = query.where('submit_time', '<=', q.end_timestamp * 1000)
       const page = q.p ?? 0
-      const rows = await query.orderBy('id', 'desc').limit(TASK_PAGE_SIZE).offset(page * TASK_PAGE_SIZE).execute()
+      const rows = await query
+        .orderBy('id', 'desc')
+        .limit(TASK_PAGE_SIZE)
+        .offset(page * TASK_PAGE_SIZE)
+        .execute()
       return ok(
         c,
         rows.map((r) => taskView(r, list, !self)),

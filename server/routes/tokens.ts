@@ -20,7 +20,16 @@ const SEARCH_LIMIT = 100
 const modelLimits = z
   .string()
   .max(1024)
-  .transform((s) => [...new Set(s.split(',').map((m) => m.trim()).filter(Boolean))].join(','))
+  .transform((s) =>
+    [
+      ...new Set(
+        s
+          .split(',')
+          .map((m) => m.trim())
+          .filter(Boolean),
+      ),
+    ].join(','),
+  )
   .refine((s) => s.length <= 1024, 'must be at most 1024 characters')
 
 const tokenFields = {
@@ -62,7 +71,10 @@ const statusBody = z.object({
 })
 
 /** What an enabled token really is now: expiry and exhaustion are applied lazily, when read. */
-export function effectiveStatus(t: Pick<TokenRow, 'status' | 'expired_time' | 'unlimited_quota' | 'remain_quota'>, now = nowSeconds()): number {
+export function effectiveStatus(
+  t: Pick<TokenRow, 'status' | 'expired_time' | 'unlimited_quota' | 'remain_quota'>,
+  now = nowSeconds(),
+): number {
   if (t.status !== TOKEN_STATUS.enabled) return t.status
   if (t.expired_time !== -1 && t.expired_time < now) return TOKEN_STATUS.expired
   if (!t.unlimited_quota && t.remain_quota <= 0) return TOKEN_STATUS.exhausted
@@ -123,12 +135,22 @@ export function tokensRoutes(ctx: AppContext) {
   app.on('GET', ['/token/', '/token'], user, async (c) => {
     const { p, size } = readQuery(c, z.object({ p: fields.page, size: pageSizeQuery }))
     const me = c.get('user')
-    const rows = await db.selectFrom('tokens').selectAll().where('user_id', '=', me.id).orderBy('id', 'desc').limit(size).offset(p * size).execute()
+    const rows = await db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('user_id', '=', me.id)
+      .orderBy('id', 'desc')
+      .limit(size)
+      .offset(p * size)
+      .execute()
     return ok(c, await present(me.id, rows))
   })
 
   app.get('/token/search', user, async (c) => {
-    const q = readQuery(c, z.object({ keyword: z.string().trim().max(64).optional().default(''), token: z.string().trim().max(128).optional().default('') }))
+    const q = readQuery(
+      c,
+      z.object({ keyword: z.string().trim().max(64).optional().default(''), token: z.string().trim().max(128).optional().default('') }),
+    )
     const me = c.get('user')
     const key = q.token.replace(/^sk-/, '')
     let query = db.selectFrom('tokens').selectAll().where('user_id', '=', me.id)

@@ -128,7 +128,11 @@ export function topupRoutes(ctx: AppContext) {
         .where('status', '=', 'pending')
         .executeTakeFirst()
       if (Number(flip.numUpdatedRows) !== 1) return false
-      await tx.updateTable('users').set({ quota: sql`quota + ${credit}` }).where('id', '=', order.user_id).execute()
+      await tx
+        .updateTable('users')
+        .set({ quota: sql`quota + ${credit}` })
+        .where('id', '=', order.user_id)
+        .execute()
       const owner = await tx.selectFrom('users').select('username').where('id', '=', order.user_id).executeTakeFirst()
       await tx
         .insertInto('logs')

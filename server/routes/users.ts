@@ -71,7 +71,13 @@ export function usersRoutes(ctx: AppContext) {
 
   app.on('GET', ['/user/', '/user'], admin, async (c) => {
     const { p } = readQuery(c, z.object({ p: fields.page }))
-    const rows = await db.selectFrom('users').selectAll().orderBy('id', 'desc').limit(PAGE).offset(p * PAGE).execute()
+    const rows = await db
+      .selectFrom('users')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(PAGE)
+      .offset(p * PAGE)
+      .execute()
     return ok(c, rows.map(adminUser))
   })
 

@@ -11,7 +11,12 @@ export interface ChannelSearch {
 }
 
 /** The body of a create or update: the channel with models and group as comma strings. */
-export type ChannelBody = Partial<Omit<Channel, 'id' | 'auto_ban'>> & { id?: number; auto_ban?: number; priority?: number | null; weight?: number | null }
+export type ChannelBody = Partial<Omit<Channel, 'id' | 'auto_ban'>> & {
+  id?: number
+  auto_ban?: number
+  priority?: number | null
+  weight?: number | null
+}
 
 /** GET /api/channel/?p=&page_size=&id_sort= */
 export async function list(p: number, pageSize: number, idSort: boolean): Promise<Channel[]> {

@@ -13,7 +13,10 @@ export interface Pricing {
  * group_ratio beside data: the caller's own group and its ratio.
  */
 export async function load(): Promise<Pricing> {
-  const envelope = (await get<PricingEntry[]>('/api/pricing', undefined, { quiet: true })) as { data: PricingEntry[]; group_ratio?: Record<string, number> }
+  const envelope = (await get<PricingEntry[]>('/api/pricing', undefined, { quiet: true })) as {
+    data: PricingEntry[]
+    group_ratio?: Record<string, number>
+  }
   const ratios = envelope.group_ratio && typeof envelope.group_ratio === 'object' ? envelope.group_ratio : {}
   const [group, ratio] = Object.entries(ratios)[0] ?? ['default', 1]
   return { models: envelope.data ?? [], group, groupRatio: typeof ratio === 'number' && Number.isFinite(ratio) ? ratio : 1 }

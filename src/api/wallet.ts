@@ -50,6 +50,7 @@ export async function pay(amount: number, paymentMethod: 'zfb' | 'wx', topUpCode
   const env = await walletCall('/api/user/pay', { amount, top_up_code: topUpCode, payment_method: paymentMethod })
   if (env.message !== 'success') return { ok: false, reason: reasonOf(env) }
   const fields: Record<string, string> = {}
-  if (env.data && typeof env.data === 'object') for (const [k, v] of Object.entries(env.data as Record<string, unknown>)) fields[k] = String(v)
+  if (env.data && typeof env.data === 'object')
+    for (const [k, v] of Object.entries(env.data as Record<string, unknown>)) fields[k] = String(v)
   return { ok: true, value: { url: String(env.url ?? ''), fields } }
 }

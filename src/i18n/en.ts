@@ -58,7 +58,8 @@ export const en = {
   'login.telegram': 'Telegram',
   'login.passwordOff': 'Password sign-in is turned off on this site; use another method.',
   'wechat.title': 'Sign in with WeChat',
-  'wechat.hint': 'Scan the QR code with WeChat, follow the account and send "verification code" to receive a code. The code is valid for three minutes.',
+  'wechat.hint':
+    'Scan the QR code with WeChat, follow the account and send "verification code" to receive a code. The code is valid for three minutes.',
   'wechat.qrAlt': 'QR code of the WeChat account',
   'wechat.submit': 'Sign in',
   'wechat.missing': 'please enter the verification code',
@@ -158,16 +159,19 @@ export const en = {
   'forbidden.body': 'Your account cannot open it. Ask an administrator if you need access.',
 
   'later.title': '{screen}: this screen arrives in a later release',
-  'later.body': 'The route is ready and guarded, and the console will show the screen here as soon as it ships. Nothing is missing from your account.',
+  'later.body':
+    'The route is ready and guarded, and the console will show the screen here as soon as it ships. Nothing is missing from your account.',
 
   'home.welcome': 'Welcome to {name}',
-  'home.tagline': 'One gateway for many AI providers. Create tokens, top up quota, follow your usage and compare model prices in one place.',
+  'home.tagline':
+    'One gateway for many AI providers. Create tokens, top up quota, follow your usage and compare model prices in one place.',
   'home.start': 'Get started',
   'home.console': 'Open my tokens',
   'home.pricing': 'See model pricing',
   'home.notice': 'Announcement',
   'home.featureKeysTitle': 'One key, every model',
-  'home.featureKeysBody': 'Create tokens with their own quota, expiry and model limits, and call every provider through one OpenAI-compatible API.',
+  'home.featureKeysBody':
+    'Create tokens with their own quota, expiry and model limits, and call every provider through one OpenAI-compatible API.',
   'home.featureQuotaTitle': 'Quota you control',
   'home.featureQuotaBody': 'Top up with redemption codes or online payment. Every request is metered, nothing is billed in advance.',
   'home.featureLogsTitle': 'Usage you can read',
@@ -201,7 +205,8 @@ export const en = {
   'options.secretHint': 'Sent only when filled in: leave it empty to keep the current value.',
   'options.confirmTitle': 'Please confirm',
   'options.confirm': 'Confirm',
-  'options.passwordLoginOff': 'Turning off password sign-in locks out every account that has no other way to sign in (GitHub, WeChat or Telegram), the super administrator included. Turn it off?',
+  'options.passwordLoginOff':
+    'Turning off password sign-in locks out every account that has no other way to sign in (GitHub, WeChat or Telegram), the super administrator included. Turn it off?',
   'options.passwordLoginOffConfirm': 'Turn off password sign-in',
   'options.resetRatios': 'Reset model ratios',
   'options.resetRatiosConfirm': 'Put the model ratios and completion ratios back to the defaults? Your own values are lost.',
@@ -322,7 +327,8 @@ export const en = {
   'dashboard.totalRequests': 'Requests',
   'dashboard.totalTokens': 'Tokens',
   'dashboard.chartTitle': 'Quota by model',
-  'dashboard.chartLabel': 'Stacked bar chart of the quota each model used per period ({granularity}). The tables below hold the same figures.',
+  'dashboard.chartLabel':
+    'Stacked bar chart of the quota each model used per period ({granularity}). The tables below hold the same figures.',
   'dashboard.hour': 'Hour',
   'dashboard.day': 'Day',
   'dashboard.week': 'Week',

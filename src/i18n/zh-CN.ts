@@ -200,7 +200,8 @@ export const zhCN: Record<MessageKey, string> = {
   'options.secretHint': '仅在填写时提交：留空则保留当前值。',
   'options.confirmTitle': '请确认',
   'options.confirm': '确认',
-  'options.passwordLoginOff': '关闭密码登录后，没有绑定其他登录方式（GitHub、微信或 Telegram）的账号都将无法登录，包括超级管理员。确定关闭吗？',
+  'options.passwordLoginOff':
+    '关闭密码登录后，没有绑定其他登录方式（GitHub、微信或 Telegram）的账号都将无法登录，包括超级管理员。确定关闭吗？',
   'options.passwordLoginOffConfirm': '关闭密码登录',
   'options.resetRatios': '重置模型倍率',
   'options.resetRatiosConfirm': '将模型倍率和补全倍率恢复为默认值？你自己设置的值将会丢失。',

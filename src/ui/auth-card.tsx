@@ -4,7 +4,17 @@ import { $status } from '../stores/status.ts'
 import { useT } from '../i18n/t.ts'
 
 /** The frame of the sign-in, register and reset screens: brand, title, subtitle, body, links. */
-export function AuthCard({ title, subtitle, children, links }: { title: string; subtitle?: ReactNode; children: ReactNode; links?: ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+  links,
+}: {
+  title: string
+  subtitle?: ReactNode
+  children: ReactNode
+  links?: ReactNode
+}) {
   const t = useT()
   const status = useStore($status)
   const name = status?.system_name || t('app.defaultName')
@@ -12,7 +22,11 @@ export function AuthCard({ title, subtitle, children, links }: { title: string; 
     <div className="tg-auth">
       <section className="tg-card" aria-labelledby="tg-auth-title">
         <div className="tg-card__brand">
-          {status?.logo ? <img src={status.logo} alt="" /> : <sl-icon name="shield-lock" style={{ fontSize: '1.5rem', color: 'var(--tollgate-accent)' }}></sl-icon>}
+          {status?.logo ? (
+            <img src={status.logo} alt="" />
+          ) : (
+            <sl-icon name="shield-lock" style={{ fontSize: '1.5rem', color: 'var(--tollgate-accent)' }}></sl-icon>
+          )}
           <span>{name}</span>
         </div>
         <h1 className="tg-card__title" id="tg-auth-title">
@@ -27,7 +41,13 @@ export function AuthCard({ title, subtitle, children, links }: { title: string; 
 }
 
 /** A validation or state message inside a form, read out by screen readers. */
-export function FormMessage({ variant = 'warning', children }: { variant?: 'warning' | 'danger' | 'primary' | 'success'; children: ReactNode }) {
+export function FormMessage({
+  variant = 'warning',
+  children,
+}: {
+  variant?: 'warning' | 'danger' | 'primary' | 'success'
+  children: ReactNode
+}) {
   const icon = variant === 'success' ? 'check2-circle' : variant === 'primary' ? 'info-circle' : 'exclamation-triangle'
   return (
     <sl-alert className="tg-form__message" variant={variant} open data-message="">

@@ -49,7 +49,11 @@ export function useCopy(): { copy: (text: string, successMessage?: string) => Pr
         {t('copy.failed')}
       </p>
       <textarea className="tg-copy__text tg-secret" readOnly rows={3} value={manual ?? ''} aria-label={t('copy.dialogTitle')}></textarea>
-      <sl-button slot="footer" variant="primary" onClick={(e: React.MouseEvent) => (e.currentTarget.closest('sl-dialog') as HTMLElement & { hide(): void })?.hide()}>
+      <sl-button
+        slot="footer"
+        variant="primary"
+        onClick={(e: React.MouseEvent) => (e.currentTarget.closest('sl-dialog') as HTMLElement & { hide(): void })?.hide()}
+      >
         {t('common.close')}
       </sl-button>
     </sl-dialog>

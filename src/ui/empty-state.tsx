@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react'
 
 /** What would be here, and what to do about it (replaces an empty list or a missing page). */
-export function EmptyState({ icon = 'compass', title, children, action }: { icon?: string; title: string; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  icon = 'compass',
+  title,
+  children,
+  action,
+}: {
+  icon?: string
+  title: string
+  children?: ReactNode
+  action?: ReactNode
+}) {
   return (
     <section className="tg-panel" part="empty-state">
       <span className="tg-panel__icon" aria-hidden="true">

@@ -17,7 +17,11 @@ const trim = (s: string) => s.replace(/\.0$/, '')
  * A quota amount as the site shows it: '$' + quota / quota_per_unit with two decimals when the
  * site displays currency, otherwise the compact count. Needs the locally cached quota-per-unit.
  */
-export function formatQuota(quota: number, status: Pick<PublicStatus, 'display_in_currency' | 'quota_per_unit'> | null, digits = 2): string {
+export function formatQuota(
+  quota: number,
+  status: Pick<PublicStatus, 'display_in_currency' | 'quota_per_unit'> | null,
+  digits = 2,
+): string {
   const perUnit = status?.quota_per_unit || DEFAULT_QUOTA_PER_UNIT
   if (status?.display_in_currency) return `$${(quota / perUnit).toFixed(digits)}`
   return compactNumber(quota)
@@ -30,7 +34,10 @@ export function formatQuota(quota: number, status: Pick<PublicStatus, 'display_i
 export function formatQuotaTicks(ticks: number[], status: Pick<PublicStatus, 'display_in_currency' | 'quota_per_unit'> | null): string[] {
   if (!status?.display_in_currency) return ticks.map((t) => compactNumber(Math.round(t)))
   const perUnit = status.quota_per_unit || DEFAULT_QUOTA_PER_UNIT
-  const steps = ticks.slice(1).map((t, i) => Math.abs(t - ticks[i]!)).filter((d) => d > 0)
+  const steps = ticks
+    .slice(1)
+    .map((t, i) => Math.abs(t - ticks[i]!))
+    .filter((d) => d > 0)
   const step = steps.length ? Math.min(...steps) / perUnit : 0.01
   const digits = Math.min(8, Math.max(2, Math.ceil(-Math.log10(step))))
   return ticks.map((t) => `$${(t / perUnit).toFixed(digits)}`)

@@ -4,7 +4,8 @@ import { format, useLocale, type MessageKey, type Params } from '../i18n/t.ts'
 /** Translates a screen's own label or, failing that, a shared message. */
 export type Labels<K extends string> = (key: K | MessageKey, params?: Params) => string
 
-const fill = (text: string, params?: Params) => (params ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m)) : text)
+const fill = (text: string, params?: Params) =>
+  params ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m)) : text
 
 /**
  * A hook for the labels only one screen shows (column headers, field names, kinds), kept beside

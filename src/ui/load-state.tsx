@@ -24,7 +24,11 @@ export function LoadState<T>({
     return (
       <div className="tg-skeleton" aria-busy="true">
         {Array.from({ length: skeletonRows }, (_, i) => (
-          <sl-skeleton key={i} effect="sheen" style={{ height: '1.25rem', marginBottom: '0.75rem', width: `${90 - i * 12}%` }}></sl-skeleton>
+          <sl-skeleton
+            key={i}
+            effect="sheen"
+            style={{ height: '1.25rem', marginBottom: '0.75rem', width: `${90 - i * 12}%` }}
+          ></sl-skeleton>
         ))}
       </div>
     )

@@ -6,7 +6,7 @@ import { NavigateContext, type Navigate } from './navigation.tsx'
 import { ToastRegion } from './toast-region.tsx'
 
 export interface RootProps {
-  children: ReactNode
+  children?: ReactNode
   /** forces the locale (an element's lang attribute); null follows the user's choice */
   locale?: Locale | null
   navigate?: Navigate

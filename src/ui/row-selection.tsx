@@ -38,7 +38,13 @@ export function SelectAllCell({ rows, selection, label }: { rows: readonly { id:
   const some = !all && rows.some((r) => selection.selected.has(r.id))
   return (
     <th className="tg-admin__check">
-      <sl-checkbox checked={all} indeterminate={some} data-action="select-all" aria-label={label} onsl-change={(e: Event) => selection.toggleAll(checkedOf(e))}></sl-checkbox>
+      <sl-checkbox
+        checked={all}
+        indeterminate={some}
+        data-action="select-all"
+        aria-label={label}
+        onsl-change={(e: Event) => selection.toggleAll(checkedOf(e))}
+      ></sl-checkbox>
     </th>
   )
 }
@@ -47,7 +53,12 @@ export function SelectAllCell({ rows, selection, label }: { rows: readonly { id:
 export function SelectRowCell({ id, selection, label }: { id: number; selection: RowSelection; label: string }) {
   return (
     <td className="tg-admin__check">
-      <sl-checkbox checked={selection.selected.has(id)} data-action="select" aria-label={label} onsl-change={(e: Event) => selection.toggle(id, checkedOf(e))}></sl-checkbox>
+      <sl-checkbox
+        checked={selection.selected.has(id)}
+        data-action="select"
+        aria-label={label}
+        onsl-change={(e: Event) => selection.toggle(id, checkedOf(e))}
+      ></sl-checkbox>
     </td>
   )
 }

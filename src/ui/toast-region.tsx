@@ -19,7 +19,10 @@ function ToastItem({ item }: { item: Toast }) {
     return () => clearTimeout(timer)
   }, [item.id, item.duration])
   return (
-    <div className={`tg-toast tg-toast--${item.variant}`} role={item.variant === 'danger' || item.variant === 'warning' ? 'alert' : 'status'}>
+    <div
+      className={`tg-toast tg-toast--${item.variant}`}
+      role={item.variant === 'danger' || item.variant === 'warning' ? 'alert' : 'status'}
+    >
       <sl-icon name={ICON[item.variant]} aria-hidden="true"></sl-icon>
       <span className="tg-toast__message">{item.message}</span>
       <sl-icon-button name="x-lg" library="system" label={t('common.close')} onClick={() => dismissToast(item.id)}></sl-icon-button>

@@ -40,7 +40,15 @@ async function serveTollgate(upstreamPort: number): Promise<void> {
     .execute()
   await db
     .insertInto('channels')
-    .values({ type: 1, key: 'bench-upstream', name: 'fake', models: 'gpt-3.5-turbo', group: 'default', base_url: `http://127.0.0.1:${upstreamPort}`, status: 1 })
+    .values({
+      type: 1,
+      key: 'bench-upstream',
+      name: 'fake',
+      models: 'gpt-3.5-turbo',
+      group: 'default',
+      base_url: `http://127.0.0.1:${upstreamPort}`,
+      status: 1,
+    })
     .execute()
   const engine = relayOf(server.ctx)
   await engine.whenReady()
@@ -197,8 +205,12 @@ async function main() {
   const through = `http://127.0.0.1:${tgPort}`
   const load0 = loadavg()[0]
   console.log(`relay benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`)
-  console.log(`${rounds} rounds of ${seconds} s per case (after ${warmup} s warm-up), direct and Tollgate interleaved; the median round by req/s is shown`)
-  console.log(`fake upstream, Tollgate (SQLite, metering + logging on) and this load generator share the machine; load average at start ${load0.toFixed(2)}\n`)
+  console.log(
+    `${rounds} rounds of ${seconds} s per case (after ${warmup} s warm-up), direct and Tollgate interleaved; the median round by req/s is shown`,
+  )
+  console.log(
+    `fake upstream, Tollgate (SQLite, metering + logging on) and this load generator share the machine; load average at start ${load0.toFixed(2)}\n`,
+  )
 
   const cases: Array<{ stream: boolean; concurrency: number }> = []
   for (const stream of [false, true]) for (const concurrency of [1, 10, 50]) cases.push({ stream, concurrency })
@@ -224,10 +236,24 @@ async function main() {
   const median = (list: Result[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]
   const results: Result[] = []
   for (const { stream, concurrency } of cases) {
-    for (const target of ['direct', 'tollgate']) results.push(median(runs.get(`${stream ? 'stream' : 'non-stream'} c${concurrency}|${target}`)!))
+    for (const target of ['direct', 'tollgate'])
+      results.push(median(runs.get(`${stream ? 'stream' : 'non-stream'} c${concurrency}|${target}`)!))
   }
 
-  const head = ['case', 'target', 'req/s', 'p50 ms', 'p99 ms', 'added p50', 'added p99', 'TTFB p50', 'TTFB +p50', 'ratio', 'CPU us/req', 'errors']
+  const head = [
+    'case',
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'added p50',
+    'added p99',
+    'TTFB p50',
+    'TTFB +p50',
+    'ratio',
+    'CPU us/req',
+    'errors',
+  ]
   const widths = [15, 9, 9, 8, 8, 10, 10, 9, 10, 7, 11, 7]
   const line = (cells: string[]) => console.log(cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : pad(c, widths[i]))).join(' '))
   line(head)
@@ -254,7 +280,10 @@ async function main() {
 
   tollgate.child.stdin!.write('stats\n')
   const stats = (await tollgate.lines.next()).value?.split(' ') ?? []
-  const served = [...runs.values()].flat().filter((r) => r.target === 'tollgate').reduce((a, r) => a + r.count, 0)
+  const served = [...runs.values()]
+    .flat()
+    .filter((r) => r.target === 'tollgate')
+    .reduce((a, r) => a + r.count, 0)
   console.log(
     `\nmetering: ${stats[1]} consumption logs written, request_count ${stats[2]}, used_quota ${stats[3]} ` +
       `(${served} requests measured through Tollgate, plus warm-ups); Tollgate RSS ${fmt(Number(stats[4]) / 1048576, 0)} MB; load average at end ${loadavg()[0].toFixed(2)}`,

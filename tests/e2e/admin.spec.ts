@@ -144,7 +144,11 @@ test('root walks through channel, test, ratio, redemption codes, promotion and l
     await expect(r.getByText('Administrator', { exact: true })).toBeVisible()
     await expect(r.getByRole('button', { name: 'Demote' })).toBeVisible()
 
-    const users = await apiData<Array<{ id: number; username: string; role: number }>>(rootApi, 'get', `/api/user/search?keyword=${username}`)
+    const users = await apiData<Array<{ id: number; username: string; role: number }>>(
+      rootApi,
+      'get',
+      `/api/user/search?keyword=${username}`,
+    )
     const promoted = users.find((u) => u.username === username)!
     expect((await apiData<{ role: number }>(rootApi, 'get', `/api/user/${promoted.id}`)).role).toBe(10)
     // and the role takes effect: the promoted user may now list the channels
@@ -173,7 +177,9 @@ test('root walks through channel, test, ratio, redemption codes, promotion and l
     }
     expect(await count()).toBe(5)
     // logs written now (the channel test, the promotion, …) must survive the clean
-    const recentBefore = (await apiData<unknown[]>(api, 'get', `/api/log/?p=0&page_size=100&start_timestamp=${now() - DAY}&end_timestamp=${now() + 3600}`)).length
+    const recentBefore = (
+      await apiData<unknown[]>(api, 'get', `/api/log/?p=0&page_size=100&start_timestamp=${now() - DAY}&end_timestamp=${now() + 3600}`)
+    ).length
     expect(recentBefore).toBeGreaterThan(0)
 
     await page.getByRole('link', { name: 'Usage logs' }).first().click()
@@ -206,7 +212,9 @@ test('root walks through channel, test, ratio, redemption codes, promotion and l
 
     expect(await count(now() - 10 * DAY)).toBe(0)
     expect(await count()).toBe(2)
-    const recentAfter = (await apiData<unknown[]>(api, 'get', `/api/log/?p=0&page_size=100&start_timestamp=${now() - DAY}&end_timestamp=${now() + 3600}`)).length
+    const recentAfter = (
+      await apiData<unknown[]>(api, 'get', `/api/log/?p=0&page_size=100&start_timestamp=${now() - DAY}&end_timestamp=${now() + 3600}`)
+    ).length
     expect(recentAfter).toBeGreaterThanOrEqual(recentBefore)
   })
 })

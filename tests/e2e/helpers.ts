@@ -13,7 +13,10 @@ const LABELS: Record<string, string> = { username: 'Username', password: 'Passwo
 
 /** Types into a labelled input of the page (Playwright's locators pierce open shadow roots). */
 export async function fillField(page: Page, name: string, value: string) {
-  await page.getByLabel(LABELS[name] ?? name, { exact: true }).first().fill(value)
+  await page
+    .getByLabel(LABELS[name] ?? name, { exact: true })
+    .first()
+    .fill(value)
 }
 
 /** Presses the submit button of the page's form (Sign in, Create account, …). */
@@ -88,7 +91,12 @@ export async function apiAs(baseURL: string, username = 'root', password = '1234
 }
 
 /** Calls the API and returns `data`, failing the test on success:false (with the server's message). */
-export async function apiData<T = any>(api: APIRequestContext, method: 'get' | 'post' | 'put' | 'delete', path: string, data?: unknown): Promise<T> {
+export async function apiData<T = any>(
+  api: APIRequestContext,
+  method: 'get' | 'post' | 'put' | 'delete',
+  path: string,
+  data?: unknown,
+): Promise<T> {
   const r = await api[method](path, data === undefined ? undefined : { data })
   const body = await r.json()
   expect(body.success, `${method.toUpperCase()} ${path}: ${body.message}`).toBe(true)
@@ -116,7 +124,15 @@ export function overlay(page: Page, name: string) {
 export async function startOwnServer(dataDir: string): Promise<{ baseURL: string; stop: () => Promise<void> }> {
   rmSync(dataDir, { recursive: true, force: true })
   const child = spawn(process.execPath, ['server/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SESSION_SECRET: 'e2e-secret', CRITICAL_RATE_LIMIT: '10000', API_RATE_LIMIT: '0' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SESSION_SECRET: 'e2e-secret',
+      CRITICAL_RATE_LIMIT: '10000',
+      API_RATE_LIMIT: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''

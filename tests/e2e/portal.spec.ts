@@ -12,7 +12,10 @@ async function asRoot(baseURL: string): Promise<APIRequestContext> {
   return root
 }
 
-test('a new user signs up, makes a token, redeems a code, sees pricing, calls the relay and finds the call in the log', async ({ page, baseURL }) => {
+test('a new user signs up, makes a token, redeems a code, sees pricing, calls the relay and finds the call in the log', async ({
+  page,
+  baseURL,
+}) => {
   const root = await asRoot(baseURL!)
   const model = `e2e-model-${Date.now().toString(36)}`
   const channel = await root.post('/api/channel/', {
@@ -61,6 +64,11 @@ test('a new user signs up, makes a token, redeems a code, sees pricing, calls th
     })
     .toBeGreaterThan(0)
   await page.goto('/log')
-  await expect(page.getByRole('button', { name: model }).or(page.getByText(model, { exact: true })).first()).toBeVisible()
+  await expect(
+    page
+      .getByRole('button', { name: model })
+      .or(page.getByText(model, { exact: true }))
+      .first(),
+  ).toBeVisible()
   await root.dispose()
 })

@@ -6,12 +6,32 @@ import type { Channel } from '../../src/api/types.ts'
 import { channelBody, emptyForm, boundedNumber } from '../../src/screens/channels/channel-form.ts'
 import { CHANNEL_TYPE_ORDER, channelTypeName, responseTimeColor } from '../../src/screens/channels/channel-types.ts'
 import { adminLabel, type LabelKey } from '../../src/screens/channels/admin-labels.ts'
-import { $, $$, cleanup, goTo, mount, registerAndSignIn, serverCommand, signInAs, sleep, textOf, toastTexts, uniqueName, waitFor, waitForText, waitForToast } from './helpers.ts'
+import {
+  $,
+  $$,
+  cleanup,
+  goTo,
+  mount,
+  registerAndSignIn,
+  serverCommand,
+  signInAs,
+  sleep,
+  textOf,
+  toastTexts,
+  uniqueName,
+  waitFor,
+  waitForText,
+  waitForToast,
+} from './helpers.ts'
 
 type Envelope<T = any> = { success: boolean; message: string; data: T; [k: string]: unknown }
 
 async function api<T = any>(method: string, path: string, body?: unknown): Promise<Envelope<T>> {
-  const res = await fetch(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   return res.json()
 }
 
@@ -60,7 +80,9 @@ const drawerOf = (el: Element) => $<Control>(el, 'sl-drawer[data-drawer="channel
 
 /** A control of the drawer's form by name (sl-input, sl-textarea, sl-select, sl-switch). */
 function field(el: Element, name: string): Control {
-  const found = [...drawerOf(el).querySelectorAll<Control>('sl-input, sl-textarea, sl-select, sl-switch')].find((c) => (c as unknown as { name: string }).name === name)
+  const found = [...drawerOf(el).querySelectorAll<Control>('sl-input, sl-textarea, sl-select, sl-switch')].find(
+    (c) => (c as unknown as { name: string }).name === name,
+  )
   if (!found) throw new Error(`no field ${name}`)
   return found
 }
@@ -106,7 +128,10 @@ async function save(el: HTMLElement) {
 }
 
 async function confirm(el: HTMLElement) {
-  const dialog = await waitFor(() => $<Control>(el, 'sl-dialog[data-confirm]')?.open && $<Control>(el, 'sl-dialog[data-confirm]'), 'the confirm dialog')
+  const dialog = await waitFor(
+    () => $<Control>(el, 'sl-dialog[data-confirm]')?.open && $<Control>(el, 'sl-dialog[data-confirm]'),
+    'the confirm dialog',
+  )
   await click(action(dialog, 'confirm'))
 }
 
@@ -121,9 +146,21 @@ before(async () => {
 describe('channel rules (pure)', () => {
   it('names every type number of the spec and says unknown otherwise', () => {
     const t = (key: LabelKey, params?: Record<string, string | number>) => adminLabel('en', key, params)
-    const expected: Record<number, string> = { 1: 'OpenAI', 3: 'Azure OpenAI', 14: 'Anthropic Claude', 33: 'AWS Claude', 8: 'Custom channel', 22: 'FastGPT knowledge base', 64: 'Riffusion', 66: 'fal.ai' }
+    const expected: Record<number, string> = {
+      1: 'OpenAI',
+      3: 'Azure OpenAI',
+      14: 'Anthropic Claude',
+      33: 'AWS Claude',
+      8: 'Custom channel',
+      22: 'FastGPT knowledge base',
+      64: 'Riffusion',
+      66: 'fal.ai',
+    }
     for (const [n, name] of Object.entries(expected)) expect(channelTypeName(t, Number(n))).to.equal(name)
-    const spec = [1, 2, 5, 4, 14, 33, 3, 24, 34, 15, 17, 18, 16, 26, 11, 25, 19, 23, 31, 35, 8, 22, 21, 41, 43, 45, 47, 49, 51, 53, 55, 57, 58, 59, 61, 63, 64, 65, 66]
+    const spec = [
+      1, 2, 5, 4, 14, 33, 3, 24, 34, 15, 17, 18, 16, 26, 11, 25, 19, 23, 31, 35, 8, 22, 21, 41, 43, 45, 47, 49, 51, 53, 55, 57, 58, 59, 61,
+      63, 64, 65, 66,
+    ]
     expect([...CHANNEL_TYPE_ORDER].sort((a, b) => a - b)).to.deep.equal([...spec].sort((a, b) => a - b))
     for (const n of spec) {
       expect(channelTypeName(t, n)).to.not.equal('unknown')
@@ -134,7 +171,16 @@ describe('channel rules (pure)', () => {
   })
 
   it('colours response times at the spec bounds', () => {
-    expect([0, 1, 1000, 1001, 3000, 3001, 5000, 5001].map(responseTimeColor)).to.deep.equal(['untested', 'green', 'green', 'lime', 'lime', 'yellow', 'yellow', 'red'])
+    expect([0, 1, 1000, 1001, 3000, 3001, 5000, 5001].map(responseTimeColor)).to.deep.equal([
+      'untested',
+      'green',
+      'green',
+      'lime',
+      'lime',
+      'yellow',
+      'yellow',
+      'red',
+    ])
   })
 
   it('keeps priority at -999 or above, weight at 0 or above, and ignores an empty box', () => {
@@ -183,7 +229,11 @@ describe('<tollgate-channels> list', () => {
     expect(inRow(r1, '[data-cell="type"]')!.textContent).to.equal('Anthropic Claude')
     expect(inRow(r2, '[data-cell="type"]')!.textContent).to.equal('unknown')
     expect(inRow(r3, '[data-cell="type"]')!.textContent).to.equal('Viggle')
-    expect([r1, r2, r3].map((r) => inRow(r, '[data-cell="status"]')!.textContent)).to.deep.equal(['enabled', 'manually disabled', 'automatically disabled'])
+    expect([r1, r2, r3].map((r) => inRow(r, '[data-cell="status"]')!.textContent)).to.deep.equal([
+      'enabled',
+      'manually disabled',
+      'automatically disabled',
+    ])
     expect([r1, r2, r3].map((r) => r.dataset.shaded)).to.deep.equal(['false', 'true', 'true'])
     const bg = (r: Element) => getComputedStyle(r).backgroundColor
     expect(bg(r2)).to.not.equal(bg(r1))
@@ -249,7 +299,10 @@ describe('<tollgate-channels> list', () => {
     const c = await newChannel()
     const el = await mountChannels()
     await click(inRow(await waitRow(el, c.id), '[data-action="test"]'))
-    await waitFor(() => toastTexts(el).some((m) => new RegExp(`^channel ${c.name} tested successfully, took \\d+\\.\\d{2} seconds$`).test(m)), 'the test toast')
+    await waitFor(
+      () => toastTexts(el).some((m) => new RegExp(`^channel ${c.name} tested successfully, took \\d+\\.\\d{2} seconds$`).test(m)),
+      'the test toast',
+    )
     await waitFor(() => inRow(rowOf(el, c.id)!, '[data-cell="response-time"]')!.dataset.color !== 'untested', 'a measured response time')
     expect((await readChannel(c.id)).data.test_time).to.be.greaterThan(0)
   })
@@ -345,7 +398,10 @@ describe('<tollgate-channels> list', () => {
     const el = await mountChannels()
     await waitRow(el, suno.id)
     await click($(el, '[data-action="check-viggle"]'))
-    await waitFor(() => toastTexts(el).some((m) => /^\d+ channels checked: [1-9]\d* disabled, \d+ enabled again$/.test(m)), 'the Viggle result')
+    await waitFor(
+      () => toastTexts(el).some((m) => /^\d+ channels checked: [1-9]\d* disabled, \d+ enabled again$/.test(m)),
+      'the Viggle result',
+    )
     await waitFor(() => rowOf(el, viggle.id)?.dataset.status === '3', 'the disabled Viggle channel')
     expect((await readChannel(viggle.id)).data.status).to.equal(3)
     expect((await readChannel(suno.id)).data.status).to.equal(1)
@@ -371,7 +427,13 @@ describe('<tollgate-channels> list', () => {
     expect(copies.length).to.equal(1)
     const copy = (await readChannel(copies[0]!.id)).data
     expect(copy.id).to.not.equal(c.id)
-    expect([copy.key, copy.models, copy.model_mapping, copy.priority, copy.base_url]).to.deep.equal([original.key, original.models, original.model_mapping, original.priority, original.base_url])
+    expect([copy.key, copy.models, copy.model_mapping, copy.priority, copy.base_url]).to.deep.equal([
+      original.key,
+      original.models,
+      original.model_mapping,
+      original.priority,
+      original.base_url,
+    ])
   })
 
   it("says 'channel copy failed' when the channel is gone", async () => {
@@ -385,7 +447,13 @@ describe('<tollgate-channels> list', () => {
 
   it('loads the next page when the last page was full', async () => {
     const name = uniqueName('pg')
-    const made = await api<Channel[]>('POST', '/api/channel/', { name, type: 1, key: Array.from({ length: 11 }, (_, i) => `sk-${name}-${i}`).join('\n'), models: 'gpt-4o', base_url: upstream })
+    const made = await api<Channel[]>('POST', '/api/channel/', {
+      name,
+      type: 1,
+      key: Array.from({ length: 11 }, (_, i) => `sk-${name}-${i}`).join('\n'),
+      models: 'gpt-4o',
+      base_url: upstream,
+    })
     expect(made.data.length).to.equal(11)
     const el = await mountChannels()
     await waitFor(() => $$(el, 'tbody tr').length === 10, 'ten rows')
@@ -401,7 +469,10 @@ describe('<tollgate-channels> list', () => {
     const high = await newChannel({ priority: 900 })
     const low = await newChannel({ priority: 899 })
     const el = await mountChannels()
-    const order = () => $$(el, 'tbody tr').map((r) => Number(r.dataset.id)).filter((id) => id === high.id || id === low.id)
+    const order = () =>
+      $$(el, 'tbody tr')
+        .map((r) => Number(r.dataset.id))
+        .filter((id) => id === high.id || id === low.id)
     await waitFor(() => order().length === 2, 'both rows')
     expect(order()).to.deep.equal([high.id, low.id])
     const sort = named(el.shadowRoot!, 'sl-switch', 'id-sort')!
@@ -424,7 +495,9 @@ describe('<tollgate-channels> list', () => {
     const el = await mountChannels()
     const search = async (q: Record<string, string>) => {
       for (const [name, value] of Object.entries(q)) {
-        const c = [...$(el, 'form[data-form="search"]')!.querySelectorAll<Control>('sl-input, sl-select')].find((x) => (x as unknown as { name: string }).name === name)!
+        const c = [...$(el, 'form[data-form="search"]')!.querySelectorAll<Control>('sl-input, sl-select')].find(
+          (x) => (x as unknown as { name: string }).name === name,
+        )!
         c.value = value
         c.dispatchEvent(new CustomEvent('sl-input', { bubbles: true, composed: true }))
         c.dispatchEvent(new CustomEvent('sl-change', { bubbles: true, composed: true }))
@@ -497,7 +570,11 @@ describe('<tollgate-channels> drawer', () => {
     expect(c.models).to.equal('gpt-4o,my-model')
     expect(c.test_model).to.equal('my-model')
     expect(c.group).to.equal('default,vip')
-    expect(JSON.parse(c.model_mapping)).to.deep.equal({ 'gpt-3.5-turbo-0301': 'gpt-3.5-turbo', 'gpt-4-0314': 'gpt-4', 'gpt-4-32k-0314': 'gpt-4-32k' })
+    expect(JSON.parse(c.model_mapping)).to.deep.equal({
+      'gpt-3.5-turbo-0301': 'gpt-3.5-turbo',
+      'gpt-4-0314': 'gpt-4',
+      'gpt-4-32k-0314': 'gpt-4-32k',
+    })
     expect(JSON.parse(c.status_code_mapping)).to.deep.equal({ '400': '500' })
     expect([c.priority, c.weight, c.max_input_tokens, Number(c.auto_ban)]).to.deep.equal([7, 3, 4096, 0])
     await waitRow(el, c.id)
@@ -594,7 +671,10 @@ describe('<tollgate-channels> drawer', () => {
       await click(action(drawerOf(el), 'add-models'))
     }
     await waitForToast(el, 'some models already exist')
-    expect([...drawerOf(el).querySelectorAll('sl-tag[data-model]')].map((t) => t.getAttribute('data-model'))).to.deep.equal(['gpt-4o', 'o1'])
+    expect([...drawerOf(el).querySelectorAll('sl-tag[data-model]')].map((t) => t.getAttribute('data-model'))).to.deep.equal([
+      'gpt-4o',
+      'o1',
+    ])
   })
 
   it('fetches the model list of a new type-1 channel from the browser with the key', async () => {
@@ -604,7 +684,10 @@ describe('<tollgate-channels> drawer', () => {
     await setField(el, 'key', 'sk-fetch-from-browser')
     await click(action(drawerOf(el), 'fetch-models'))
     await waitFor(() => drawerOf(el).querySelectorAll('sl-tag[data-model]').length === 2, 'the fetched models')
-    expect([...drawerOf(el).querySelectorAll('sl-tag[data-model]')].map((t) => t.getAttribute('data-model'))).to.deep.equal(['gpt-4o', 'gpt-3.5-turbo'])
+    expect([...drawerOf(el).querySelectorAll('sl-tag[data-model]')].map((t) => t.getAttribute('data-model'))).to.deep.equal([
+      'gpt-4o',
+      'gpt-3.5-turbo',
+    ])
     expect(await serverCommand('tg-admin-models-auth')).to.equal('Bearer sk-fetch-from-browser')
     await setField(el, 'key', 'sk-bad')
     await click(action(drawerOf(el), 'fetch-models'))
@@ -661,7 +744,11 @@ describe('<tollgate-channels> drawer', () => {
     const el = await mountChannels()
     await openAdd(el)
     await waitFor(() => field(el, 'groups').querySelectorAll('sl-option').length >= 3, 'the group options')
-    expect([...field(el, 'groups').querySelectorAll('sl-option')].map((o) => (o as Control).value)).to.include.members(['default', 'vip', 'svip'])
+    expect([...field(el, 'groups').querySelectorAll('sl-option')].map((o) => (o as Control).value)).to.include.members([
+      'default',
+      'vip',
+      'svip',
+    ])
     expect(field(el, 'groups').value).to.deep.equal(['default'])
   })
 

@@ -6,7 +6,19 @@ import { configure } from '../../elements/index.ts'
 import { $session } from '../../src/stores/session.ts'
 import * as accountApi from '../../src/api/account.ts'
 import { refreshStatus, $status } from '../../src/stores/status.ts'
-import { cleanup, goTo, mount, toastTexts, recordEvents, registerAndSignIn, serverCommand, textOf, waitFor, waitForText, waitForToast } from './helpers.ts'
+import {
+  cleanup,
+  goTo,
+  mount,
+  toastTexts,
+  recordEvents,
+  registerAndSignIn,
+  serverCommand,
+  textOf,
+  waitFor,
+  waitForText,
+  waitForToast,
+} from './helpers.ts'
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {
   try {

@@ -41,7 +41,21 @@ describe('<tollgate-console> sidebar', () => {
     await loadStatus()
     const el = await consoleAt('/')
     await waitFor(() => navKeys(el).length, 'the sidebar')
-    expect(navKeys(el)).to.deep.equal(['home', 'token', 'wallet', 'pricing', 'log', 'music', 'luma', 'viggle', 'runway', 'ideo', 'kling', 'pika', 'setting'])
+    expect(navKeys(el)).to.deep.equal([
+      'home',
+      'token',
+      'wallet',
+      'pricing',
+      'log',
+      'music',
+      'luma',
+      'viggle',
+      'runway',
+      'ideo',
+      'kling',
+      'pika',
+      'setting',
+    ])
   })
 
   it('adds chat, data dashboard and drawing when the status enables them', async () => {
@@ -61,7 +75,8 @@ describe('<tollgate-console> sidebar', () => {
     expect(label.textContent).to.equal('Image generation (Ideogram)')
     expect(label.scrollWidth).to.be.at.most(label.clientWidth)
     expect(label.getBoundingClientRect().right).to.be.at.most($(el, 'nav[part="sidebar"]')!.getBoundingClientRect().right)
-    for (const l of $$<HTMLElement>(el, 'nav[part="sidebar"] .tg-nav__label')) expect(l.scrollWidth, l.textContent!).to.be.at.most(l.clientWidth)
+    for (const l of $$<HTMLElement>(el, 'nav[part="sidebar"] .tg-nav__label'))
+      expect(l.scrollWidth, l.textContent!).to.be.at.most(l.clientWidth)
   })
 
   it('adds channel, redemption and user management for administrators only', async () => {
@@ -251,7 +266,9 @@ describe('<tollgate-console> footer', () => {
   })
 
   it('shows the custom footer HTML sanitised, polled until the status brings it', async () => {
-    await setOptions({ Footer: '<b class="brand">Acme gateway</b><img src="x" onerror="window.__tgXss = 1"><script>window.__tgXss = 2</script>' })
+    await setOptions({
+      Footer: '<b class="brand">Acme gateway</b><img src="x" onerror="window.__tgXss = 1"><script>window.__tgXss = 2</script>',
+    })
     expect($status.get()).to.equal(null)
     const el = await consoleAt('/')
     // at first nothing is known and the credit line shows; then the status load brings the HTML
@@ -349,7 +366,10 @@ describe('<tollgate-console> home, about and chat', () => {
   afterEach(cleanup)
 
   it('shows HomePageContent sanitised, with the Notice', async () => {
-    await setOptions({ HomePageContent: '<h2>Our gateway</h2><img src="x" onerror="window.__tgHome = 1">', Notice: '<p>Maintenance <b>tonight</b></p><script>window.__tgHome = 2</script>' })
+    await setOptions({
+      HomePageContent: '<h2>Our gateway</h2><img src="x" onerror="window.__tgHome = 1">',
+      Notice: '<p>Maintenance <b>tonight</b></p><script>window.__tgHome = 2</script>',
+    })
     const el = await consoleAt('/')
     const content = await waitFor(() => $(el, '[data-home-content]'), 'the home content')
     expect(content.querySelector('h2')!.textContent).to.equal('Our gateway')

@@ -11,7 +11,25 @@ import '../../elements/console.ts'
 import { $prefs } from '../../src/stores/prefs.ts'
 import { setClock } from '../../src/stores/clock.ts'
 import { toLocalInput } from '../../src/screens/dashboard/usage-data.ts'
-import { $, $$, cleanup, fill, goTo, loadStatus, mount, registerAndSignIn, serverCommand, setOptions, signInAs, sleep, stayOnPage, submit, textOf, waitFor, waitForText } from './helpers.ts'
+import {
+  $,
+  $$,
+  cleanup,
+  fill,
+  goTo,
+  loadStatus,
+  mount,
+  registerAndSignIn,
+  serverCommand,
+  setOptions,
+  signInAs,
+  sleep,
+  stayOnPage,
+  submit,
+  textOf,
+  waitFor,
+  waitForText,
+} from './helpers.ts'
 
 /** Unix seconds of a local date and hour, on the server's hour boundary. */
 function at(month: number, day: number, hour: number): number {
@@ -86,7 +104,14 @@ async function queryRange(el: HTMLElement, start: number, end: number, username?
   await fill(el, 'end', toLocalInput(end))
   if (username !== undefined) await fill(el, 'username', username)
   await submit(el)
-  if (end >= start) await waitFor(() => $(el, '[data-dashboard]')?.getAttribute('data-answered')?.startsWith(`${start}-${end}-${username ?? ''}-`), 'the answer')
+  if (end >= start)
+    await waitFor(
+      () =>
+        $(el, '[data-dashboard]')
+          ?.getAttribute('data-answered')
+          ?.startsWith(`${start}-${end}-${username ?? ''}-`),
+      'the answer',
+    )
 }
 
 async function dashboard(): Promise<HTMLElement> {
@@ -97,7 +122,11 @@ async function dashboard(): Promise<HTMLElement> {
 
 // the dev server serves hundreds of modules: keep every resource entry
 performance.setResourceTimingBufferSize(100_000)
-const loadedChartFiles = () => performance.getEntriesByType('resource').filter((e) => /uplot/i.test(e.name)).map((e) => e.name)
+const loadedChartFiles = () =>
+  performance
+    .getEntriesByType('resource')
+    .filter((e) => /uplot/i.test(e.name))
+    .map((e) => e.name)
 
 async function done(): Promise<void> {
   await serverCommand('tg-quota-data', { rows: [] })
@@ -283,7 +312,9 @@ describe('<tollgate-dashboard> defaults and states', () => {
   it('shows the figures inside <tollgate-console> at /detail', async () => {
     setClock(() => new Date(2025, 5, 11, 12, 30))
     await signInAs('root', '123456')
-    await serverCommand('tg-quota-data', { rows: [{ username: 'root', model_name: 'gpt-4o', created_at: at(6, 11, 11), count: 4, quota: 800, token_used: 80 }] })
+    await serverCommand('tg-quota-data', {
+      rows: [{ username: 'root', model_name: 'gpt-4o', created_at: at(6, 11, 11), count: 4, quota: 800, token_used: 80 }],
+    })
     goTo('/detail')
     const el = await mount('<tollgate-console></tollgate-console>')
     await waitFor(() => total(el, 'requests') === '4', 'the totals in the console')

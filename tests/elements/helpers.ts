@@ -168,7 +168,11 @@ export async function registerAndSignIn(username = uniqueName(), password = 'pas
 }
 
 export async function signInAs(username: string, password: string): Promise<User> {
-  const res = await fetch('/api/user/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) }).then((r) => r.json())
+  const res = await fetch('/api/user/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  }).then((r) => r.json())
   if (!res.success) throw new Error(res.message)
   $session.set(res.data)
   return res.data

@@ -127,7 +127,9 @@ describe('<tollgate-logs> for a user', () => {
 
   it('shows no retry chain to the user even when the row holds one (the /self answer drops admin_info)', async () => {
     const me = await user()
-    await insertLogs(me.username, [{ token_name: 'tok-chain', other: JSON.stringify({ model_ratio: 2, admin_info: { use_channel: [4, 9] } }) }])
+    await insertLogs(me.username, [
+      { token_name: 'tok-chain', other: JSON.stringify({ model_ratio: 2, admin_info: { use_channel: [4, 9] } }) },
+    ])
     const el = await mountLogs()
     await waitFor(() => rowWithToken(el, 'tok-chain'))
     expect($(el, '[data-retry-chain]')).to.equal(null)
@@ -157,7 +159,10 @@ describe('<tollgate-logs> for a user', () => {
 
   it('labels the log types 1 top-up, 2 consumption, 3 admin, 4 system and anything else unknown', async () => {
     const me = await user()
-    await insertLogs(me.username, [1, 2, 3, 4, 7].map((type) => ({ type, token_name: `tok-type-${type}` })))
+    await insertLogs(
+      me.username,
+      [1, 2, 3, 4, 7].map((type) => ({ type, token_name: `tok-type-${type}` })),
+    )
     const el = await mountLogs()
     await waitFor(() => rowWithToken(el, 'tok-type-7'))
     const label = (type: number) => cellText(rowWithToken(el, `tok-type-${type}`)!, 'type')
@@ -173,7 +178,10 @@ describe('<tollgate-logs> for a user', () => {
     )
     const el = await mountLogs()
     await waitFor(() => rowWithToken(el, 'tok-time-1000'))
-    const tone = (s: number) => cell(rowWithToken(el, `tok-time-${s}`)!, 'duration').querySelector('[data-tone]')!.getAttribute('data-tone')
+    const tone = (s: number) =>
+      cell(rowWithToken(el, `tok-time-${s}`)!, 'duration')
+        .querySelector('[data-tone]')!
+        .getAttribute('data-tone')
     expect(times.map(tone)).to.deep.equal(['green', 'green', 'orange', 'orange', 'red', 'red'])
     expect(cellText(rowWithToken(el, 'tok-time-101')!, 'duration')).to.include('101 s')
     expect(cellText(rowWithToken(el, 'tok-time-0')!, 'duration')).to.include('non-stream')
@@ -185,7 +193,14 @@ describe('<tollgate-logs> for a user', () => {
     await loadStatus()
     const me = await user()
     await insertLogs(me.username, [
-      { token_name: 'tok-ratio', model_name: 'gpt-4o', prompt_tokens: 120, completion_tokens: 34, quota: 4567, other: JSON.stringify({ model_ratio: 2.5, completion_ratio: 4, group_ratio: 1.5, model_price: -1 }) },
+      {
+        token_name: 'tok-ratio',
+        model_name: 'gpt-4o',
+        prompt_tokens: 120,
+        completion_tokens: 34,
+        quota: 4567,
+        other: JSON.stringify({ model_ratio: 2.5, completion_ratio: 4, group_ratio: 1.5, model_price: -1 }),
+      },
       { token_name: 'tok-price', model_name: 'mj_imagine', quota: 50000, other: JSON.stringify({ model_price: 0.1, group_ratio: 2 }) },
       { token_name: 'tok-content', type: 1, quota: 0, content: 'redeemed code 42' },
     ])
@@ -247,7 +262,10 @@ describe('<tollgate-logs> for a user', () => {
   it('loads page by page with the page size stored locally', async () => {
     $prefs.setKey('log-page-size', 10)
     const me = await user()
-    await insertLogs(me.username, Array.from({ length: 12 }, (_, i) => ({ token_name: `tok-page-${i}` })))
+    await insertLogs(
+      me.username,
+      Array.from({ length: 12 }, (_, i) => ({ token_name: `tok-page-${i}` })),
+    )
     const el = await mountLogs()
     await waitFor(() => rows(el).length === 10, 'the first page')
     $<HTMLElement>(el, '[data-action="load-more"]')!.click()
@@ -275,7 +293,11 @@ describe('<tollgate-logs> for a user', () => {
         throw new Error('denied')
       })
       cell(rowWithToken(el, 'tok-copy')!, 'model').querySelector('button')!.click()
-      const dialog = await waitFor(() => $$<HTMLElement & { open: boolean }>(el, 'sl-dialog').find((d) => d.open && d.textContent!.includes('unable to copy to clipboard, please copy manually')))
+      const dialog = await waitFor(() =>
+        $$<HTMLElement & { open: boolean }>(el, 'sl-dialog').find(
+          (d) => d.open && d.textContent!.includes('unable to copy to clipboard, please copy manually'),
+        ),
+      )
       expect(dialog.querySelector('textarea')!.value).to.equal('gpt-4o-copy')
     } finally {
       restore()
@@ -297,7 +319,9 @@ describe('<tollgate-logs> for a user', () => {
     expect(textOf(el)).to.include('Retry')
     await serverCommand('tg-h3-user', { username, set: { role: 10 } })
     await insertLogs(username, [{ token_name: 'tok-after-retry' }])
-    $$<HTMLElement>(el, 'sl-alert sl-button').find((b) => b.textContent!.includes('Retry'))!.click()
+    $$<HTMLElement>(el, 'sl-alert sl-button')
+      .find((b) => b.textContent!.includes('Retry'))!
+      .click()
     await waitFor(() => rowWithToken(el, 'tok-after-retry'), 'the rows after Retry')
   })
 
@@ -370,7 +394,9 @@ describe('<tollgate-logs> for an administrator', () => {
 
   it("reads everyone's logs through /api/log/ with channel and user columns and the retry chain", async () => {
     const other = await user()
-    await insertLogs(other.username, [{ token_name: 'tok-admin-view', channel: 7, other: JSON.stringify({ model_ratio: 1, admin_info: { use_channel: [3, 5, 7] } }) }])
+    await insertLogs(other.username, [
+      { token_name: 'tok-admin-view', channel: 7, other: JSON.stringify({ model_ratio: 1, admin_info: { use_channel: [3, 5, 7] } }) },
+    ])
     await admin()
     const el = await mountLogs()
     expect($(el, '[data-screen="logs"]')!.dataset.mode).to.equal('admin')
@@ -387,14 +413,37 @@ describe('<tollgate-logs> for an administrator', () => {
     const me = await admin()
     const long = 'model ratio 2.5, completion ratio 4, group ratio 1.5 and a long note about the request that goes on'
     await insertLogs(me, [
-      { token_name: 'Production app with a long name', model_name: 'claude-3-5-sonnet-20241022-extended', type: 2, use_time: 12, prompt_tokens: 12345, completion_tokens: 6543, quota: 123456, channel: 12, content: long, other: JSON.stringify({ model_ratio: 2.5, completion_ratio: 4, group_ratio: 1.5, admin_info: { use_channel: [3, 12] } }) },
-      { token_name: 'tok-fit', model_name: 'gpt-4o-mini', type: 2, use_time: 1, prompt_tokens: 12, completion_tokens: 3, quota: 20, channel: 1, other: JSON.stringify({ model_ratio: 0.075, completion_ratio: 4, group_ratio: 1 }) },
+      {
+        token_name: 'Production app with a long name',
+        model_name: 'claude-3-5-sonnet-20241022-extended',
+        type: 2,
+        use_time: 12,
+        prompt_tokens: 12345,
+        completion_tokens: 6543,
+        quota: 123456,
+        channel: 12,
+        content: long,
+        other: JSON.stringify({ model_ratio: 2.5, completion_ratio: 4, group_ratio: 1.5, admin_info: { use_channel: [3, 12] } }),
+      },
+      {
+        token_name: 'tok-fit',
+        model_name: 'gpt-4o-mini',
+        type: 2,
+        use_time: 1,
+        prompt_tokens: 12,
+        completion_tokens: 3,
+        quota: 20,
+        channel: 1,
+        other: JSON.stringify({ model_ratio: 0.075, completion_ratio: 4, group_ratio: 1 }),
+      },
     ])
     const el = await mount('<tollgate-logs style="display:block;width:968px"></tollgate-logs>')
     await waitFor(() => rowWithToken(el, 'tok-fit'), 'the rows')
     const wrap = $(el, '.tg-table-wrap')!
     expect(wrap.scrollWidth, 'table width inside the panel').to.be.at.most(wrap.clientWidth)
-    const heights = rows(el).filter((r) => cellText(r, 'token').startsWith('Production') || cellText(r, 'token') === 'tok-fit').map((r) => r.getBoundingClientRect().height)
+    const heights = rows(el)
+      .filter((r) => cellText(r, 'token').startsWith('Production') || cellText(r, 'token') === 'tok-fit')
+      .map((r) => r.getBoundingClientRect().height)
     expect(heights).to.have.length(2)
     expect(Math.max(...heights), 'row height').to.be.below(76)
     // every datum is still there: both token counts, and the full details text behind the one-line summary
@@ -416,7 +465,10 @@ describe('<tollgate-logs> for an administrator', () => {
   it('filters by username and channel', async () => {
     const a = await user()
     const b = await user()
-    await insertLogs(a.username, [{ token_name: 'tok-ch1', channel: 801 }, { token_name: 'tok-ch2', channel: 802 }])
+    await insertLogs(a.username, [
+      { token_name: 'tok-ch1', channel: 801 },
+      { token_name: 'tok-ch2', channel: 802 },
+    ])
     await insertLogs(b.username, [{ token_name: 'tok-b-ch1', channel: 801 }])
     await admin()
     const el = await mountLogs()
@@ -443,14 +495,17 @@ describe('<tollgate-logs> for an administrator', () => {
     const button = cell(row, 'user').querySelector('button')!
     button.focus()
     await sendKeys({ press: 'Enter' })
-    const dialog = await waitFor(() => $<HTMLElement & { open: boolean }>(el, 'sl-dialog[data-dialog="user-info"]')?.open && $(el, '[data-user-info]'), 'the user info')
+    const dialog = await waitFor(
+      () => $<HTMLElement & { open: boolean }>(el, 'sl-dialog[data-dialog="user-info"]')?.open && $(el, '[data-user-info]'),
+      'the user info',
+    )
     expect(dialog.textContent).to.include(other.username)
     expect(dialog.querySelector('[data-fact="quota"]')!.textContent).to.equal('123.5k')
     expect(dialog.querySelector('[data-fact="used"]')!.textContent).to.equal('7890')
     expect(dialog.querySelector('[data-fact="requests"]')!.textContent).to.equal('17')
   })
 
-  it("cleans logs before a date defaulting to one month back, and says how many went", async () => {
+  it('cleans logs before a date defaulting to one month back, and says how many went', async () => {
     const now = nowSeconds()
     const month = 30 * 24 * HOUR
     await serverCommand('tg-h3-logs-before', { before: now - month + 3600 })

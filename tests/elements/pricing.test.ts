@@ -66,7 +66,8 @@ async function arrangePricing(): Promise<Models> {
 
 const row = (el: Element, model: string) => $(el, `tr[data-model="${model}"]`)
 const priceOf = (el: Element, model: string, kind: string) => row(el, model)?.querySelector(`[data-price="${kind}"] strong`)?.textContent
-const named = <T extends Element = Sl>(el: Element, tag: string, name: string) => $$<T>(el, tag).find((c) => (c as unknown as { name: string }).name === name)!
+const named = <T extends Element = Sl>(el: Element, tag: string, name: string) =>
+  $$<T>(el, tag).find((c) => (c as unknown as { name: string }).name === name)!
 
 async function mountPricing(): Promise<HTMLElement> {
   const el = await mount('<tollgate-pricing></tollgate-pricing>')
@@ -250,7 +251,10 @@ describe('<tollgate-pricing> states and copy', () => {
   it('explains an empty price list', async () => {
     const restore = stubFetch(
       (url) => url.includes('/api/pricing'),
-      async () => new Response(JSON.stringify({ success: true, message: '', data: [], group_ratio: { default: 1 } }), { headers: { 'content-type': 'application/json' } }),
+      async () =>
+        new Response(JSON.stringify({ success: true, message: '', data: [], group_ratio: { default: 1 } }), {
+          headers: { 'content-type': 'application/json' },
+        }),
     )
     try {
       const el = await mountPricing()
@@ -320,7 +324,13 @@ describe('<tollgate-pricing> small screens, dark mode, Chinese and the console',
     // used alone on a (light) host page, the element paints its own dark background
     const root = getComputedStyle($(el, '.tg-root')!).backgroundColor
     expect(root).to.not.equal('rgba(0, 0, 0, 0)')
-    expect(root.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0)).to.be.below(200)
+    expect(
+      root
+        .match(/\d+/g)!
+        .slice(0, 3)
+        .map(Number)
+        .reduce((a, b) => a + b, 0),
+    ).to.be.below(200)
   })
 
   it('speaks Simplified Chinese', async () => {

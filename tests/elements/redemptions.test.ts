@@ -4,13 +4,32 @@ import '../../elements/index.ts'
 import { setLocale, setTheme } from '../../src/stores/prefs.ts'
 import type { Redemption } from '../../src/api/types.ts'
 import { codesFile, createBody, DEFAULT_REDEMPTION } from '../../src/screens/redemptions/redemption-form.ts'
-import { $, $$, cleanup, loadStatus, mount, registerAndSignIn, signInAs, sleep, textOf, toastTexts, uniqueName, waitFor, waitForText, waitForToast } from './helpers.ts'
+import {
+  $,
+  $$,
+  cleanup,
+  loadStatus,
+  mount,
+  registerAndSignIn,
+  signInAs,
+  sleep,
+  textOf,
+  toastTexts,
+  uniqueName,
+  waitFor,
+  waitForText,
+  waitForToast,
+} from './helpers.ts'
 
 type Envelope<T = any> = { success: boolean; message: string; data: T }
 type Control = HTMLElement & { value: any; checked?: boolean; open?: boolean; disabled?: boolean; updateComplete?: Promise<unknown> }
 
 async function api<T = any>(method: string, path: string, body?: unknown): Promise<Envelope<T>> {
-  const res = await fetch(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   return res.json()
 }
 
@@ -107,7 +126,11 @@ describe('<tollgate-redemptions>', () => {
   it('opens the create drawer with the defaults and creates nothing without a name', async () => {
     const el = await mountCodes()
     const drawer = await openAdd(el)
-    expect([named(drawer, 'sl-input', 'name')!.value, named(drawer, 'sl-input', 'quota')!.value, named(drawer, 'sl-input', 'count')!.value]).to.deep.equal(['', '100000', '1'])
+    expect([
+      named(drawer, 'sl-input', 'name')!.value,
+      named(drawer, 'sl-input', 'quota')!.value,
+      named(drawer, 'sl-input', 'count')!.value,
+    ]).to.deep.equal(['', '100000', '1'])
     const before = (await api<Redemption[]>('GET', '/api/redemption/?p=0')).data[0]?.id ?? 0
     await click(drawer.querySelector('[data-action="save"]'))
     await sleep(300)
@@ -126,7 +149,10 @@ describe('<tollgate-redemptions>', () => {
     await setField(drawer, 'count', '3')
     await click(drawer.querySelector('[data-action="save"]'))
     await waitForToast(el, 'redemption created successfully')
-    const dialog = await waitFor(() => $<Control>(el, 'sl-dialog[data-dialog="codes"]')?.open && $<Control>(el, 'sl-dialog[data-dialog="codes"]'), 'the codes dialog')
+    const dialog = await waitFor(
+      () => $<Control>(el, 'sl-dialog[data-dialog="codes"]')?.open && $<Control>(el, 'sl-dialog[data-dialog="codes"]'),
+      'the codes dialog',
+    )
     const link = await waitFor(() => dialog.querySelector<HTMLAnchorElement>('a[data-action="download"]'), 'the download link')
     expect(link.getAttribute('download')).to.equal(`${name}.txt`)
     expect(link.href.startsWith('blob:')).to.equal(true)
@@ -148,7 +174,9 @@ describe('<tollgate-redemptions>', () => {
     await waitRow(el, used!.id)
     expect([status(unused!.id), status(disabled!.id), status(used!.id)]).to.deep.equal(['unused', 'disabled', 'used'])
     expect([unused, disabled, used].map((r) => rowOf(el, r!.id)!.dataset.shaded)).to.deep.equal(['false', 'true', 'true'])
-    expect(getComputedStyle(rowOf(el, disabled!.id)!).backgroundColor).to.not.equal(getComputedStyle(rowOf(el, unused!.id)!).backgroundColor)
+    expect(getComputedStyle(rowOf(el, disabled!.id)!).backgroundColor).to.not.equal(
+      getComputedStyle(rowOf(el, unused!.id)!).backgroundColor,
+    )
     expect(rowOf(el, used!.id)!.querySelector('[data-cell="used-by"]')!.textContent).to.not.equal('-')
   })
 
@@ -177,7 +205,10 @@ describe('<tollgate-redemptions>', () => {
     const [code] = await newCodes(1)
     const el = await mountCodes()
     await click((await waitRow(el, code!.id)).querySelector('[data-action="edit"]'))
-    const drawer = await waitFor(() => drawerOf(el).open && named(drawerOf(el), 'sl-input', 'name')?.value === code!.name && drawerOf(el), 'the edit drawer')
+    const drawer = await waitFor(
+      () => drawerOf(el).open && named(drawerOf(el), 'sl-input', 'name')?.value === code!.name && drawerOf(el),
+      'the edit drawer',
+    )
     expect(named(drawer, 'sl-input', 'count')).to.equal(null)
     expect(named(drawer, 'sl-input', 'quota')!.value).to.equal('100000')
     const newName = uniqueName('ed')

@@ -16,10 +16,22 @@ describe('ScreenBoundary', () => {
     const quiet = console.error
     console.error = () => {}
     try {
-      flushSync(() => root.render(<ScreenBoundary resetKey="/a"><Broken /></ScreenBoundary>))
+      flushSync(() =>
+        root.render(
+          <ScreenBoundary resetKey="/a">
+            <Broken />
+          </ScreenBoundary>,
+        ),
+      )
       await waitFor(() => host.querySelector('[data-screen-failed]'), 'the failure panel')
       expect(host.textContent).to.include('This page could not be loaded')
-      flushSync(() => root.render(<ScreenBoundary resetKey="/b"><p>fine</p></ScreenBoundary>))
+      flushSync(() =>
+        root.render(
+          <ScreenBoundary resetKey="/b">
+            <p>fine</p>
+          </ScreenBoundary>,
+        ),
+      )
       await waitFor(() => host.textContent?.includes('fine'), 'the next screen')
       expect(host.querySelector('[data-screen-failed]')).to.equal(null)
     } finally {

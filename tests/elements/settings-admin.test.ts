@@ -14,33 +14,124 @@ import { OtherTab } from '../../src/screens/settings/other-tab.tsx'
 import { OPTION_LABELS } from '../../src/screens/settings/option-labels.ts'
 import { $status } from '../../src/stores/status.ts'
 import { $prefs } from '../../src/stores/prefs.ts'
-import { $, $$, cleanup, fill, loadStatus, mount, registerAndSignIn, serverCommand, setOptions, signInAs, sleep, textOf, toastTexts, waitFor, waitForText, waitForToast } from './helpers.ts'
+import {
+  $,
+  $$,
+  cleanup,
+  fill,
+  loadStatus,
+  mount,
+  registerAndSignIn,
+  serverCommand,
+  setOptions,
+  signInAs,
+  sleep,
+  textOf,
+  toastTexts,
+  waitFor,
+  waitForText,
+  waitForToast,
+} from './helpers.ts'
 
 const TABS = { operation: OperationTab, system: SystemTab, other: OtherTab } as const
 type TabName = keyof typeof TABS
 
 defineElement(
   'tg-test-admin-tab',
-  ({ container, tab }: AdapterProps & { tab?: TabName }) => h(ElementShell, { container, children: () => (tab && TABS[tab] ? h(TABS[tab]) : null) }),
+  ({ container, tab }: AdapterProps & { tab?: TabName }) =>
+    h(ElementShell, { container, children: () => (tab && TABS[tab] ? h(TABS[tab]) : null) }),
   { tab: 'string' },
 )
 
 /** Every option key of spec section 3. */
 const SPEC_KEYS = [
-  'PasswordLoginEnabled', 'PasswordRegisterEnabled', 'EmailVerificationEnabled', 'GitHubOAuthEnabled', 'WeChatAuthEnabled', 'TelegramOAuthEnabled',
-  'TurnstileCheckEnabled', 'RegisterEnabled', 'EmailDomainRestrictionEnabled', 'EmailAliasRestrictionEnabled', 'SMTPSSLEnabled',
-  'Notice', 'SystemName', 'Logo', 'Footer', 'About', 'HomePageContent', 'ServerAddress', 'WorkerUrl', 'WorkerValidKey', 'PayAddress', 'EpayId',
-  'EpayKey', 'CustomCallbackAddress', 'Price', 'MinTopUp', 'TopupGroupRatio', 'SMTPServer', 'SMTPPort', 'SMTPAccount', 'SMTPFrom', 'SMTPToken',
-  'GitHubClientId', 'GitHubClientSecret', 'WeChatServerAddress', 'WeChatServerToken', 'WeChatAccountQRCodeImageURL', 'TurnstileSiteKey',
-  'TurnstileSecretKey', 'EmailDomainWhitelist', 'TelegramBotToken', 'TelegramBotName',
-  'TopUpLink', 'ChatLink', 'ChatLink2', 'QuotaPerUnit', 'RetryTimes', 'CapPools', 'SunoCapStr', 'StopWord', 'SunoServer', 'SunoVersion', 'SunoProxy',
-  'SunoMe', 'UserTimeEnabled', 'DisplayInCurrencyEnabled', 'DisplayTokenStatEnabled', 'DefaultCollapseSidebar',
-  'DrawingEnabled', 'MjNotifyEnabled', 'MjAccountFilterEnabled', 'MjForwardUrlEnabled', 'MjModeClearEnabled', 'MjCDNProxy', 'MjTranslate', 'ViggleProEnabled',
-  'CheckSensitiveEnabled', 'CheckSensitiveOnPromptEnabled', 'SensitiveWords',
-  'LogConsumeEnabled', 'DataExportEnabled', 'DataExportInterval', 'DataExportDefaultTime',
-  'ChannelDisableThreshold', 'QuotaRemindThreshold', 'AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled',
-  'QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee',
-  'ModelPrice', 'ModelRatio', 'CompletionRatio', 'GroupRatio', 'VmodelMap', 'SunoLimit',
+  'PasswordLoginEnabled',
+  'PasswordRegisterEnabled',
+  'EmailVerificationEnabled',
+  'GitHubOAuthEnabled',
+  'WeChatAuthEnabled',
+  'TelegramOAuthEnabled',
+  'TurnstileCheckEnabled',
+  'RegisterEnabled',
+  'EmailDomainRestrictionEnabled',
+  'EmailAliasRestrictionEnabled',
+  'SMTPSSLEnabled',
+  'Notice',
+  'SystemName',
+  'Logo',
+  'Footer',
+  'About',
+  'HomePageContent',
+  'ServerAddress',
+  'WorkerUrl',
+  'WorkerValidKey',
+  'PayAddress',
+  'EpayId',
+  'EpayKey',
+  'CustomCallbackAddress',
+  'Price',
+  'MinTopUp',
+  'TopupGroupRatio',
+  'SMTPServer',
+  'SMTPPort',
+  'SMTPAccount',
+  'SMTPFrom',
+  'SMTPToken',
+  'GitHubClientId',
+  'GitHubClientSecret',
+  'WeChatServerAddress',
+  'WeChatServerToken',
+  'WeChatAccountQRCodeImageURL',
+  'TurnstileSiteKey',
+  'TurnstileSecretKey',
+  'EmailDomainWhitelist',
+  'TelegramBotToken',
+  'TelegramBotName',
+  'TopUpLink',
+  'ChatLink',
+  'ChatLink2',
+  'QuotaPerUnit',
+  'RetryTimes',
+  'CapPools',
+  'SunoCapStr',
+  'StopWord',
+  'SunoServer',
+  'SunoVersion',
+  'SunoProxy',
+  'SunoMe',
+  'UserTimeEnabled',
+  'DisplayInCurrencyEnabled',
+  'DisplayTokenStatEnabled',
+  'DefaultCollapseSidebar',
+  'DrawingEnabled',
+  'MjNotifyEnabled',
+  'MjAccountFilterEnabled',
+  'MjForwardUrlEnabled',
+  'MjModeClearEnabled',
+  'MjCDNProxy',
+  'MjTranslate',
+  'ViggleProEnabled',
+  'CheckSensitiveEnabled',
+  'CheckSensitiveOnPromptEnabled',
+  'SensitiveWords',
+  'LogConsumeEnabled',
+  'DataExportEnabled',
+  'DataExportInterval',
+  'DataExportDefaultTime',
+  'ChannelDisableThreshold',
+  'QuotaRemindThreshold',
+  'AutomaticDisableChannelEnabled',
+  'AutomaticEnableChannelEnabled',
+  'QuotaForNewUser',
+  'PreConsumedQuota',
+  'QuotaForInviter',
+  'QuotaForInvitee',
+  'ModelPrice',
+  'ModelRatio',
+  'CompletionRatio',
+  'GroupRatio',
+  'VmodelMap',
+  'SunoLimit',
 ]
 
 async function asRoot(): Promise<void> {
@@ -57,7 +148,10 @@ async function tab(name: TabName): Promise<HTMLElement> {
 const section = (el: HTMLElement, id: string) => $(el, `[data-section="${id}"]`)!
 
 async function save(el: HTMLElement, id: string): Promise<void> {
-  const button = await waitFor(() => $<HTMLElement & { updateComplete: Promise<unknown> }>(el, `sl-button[data-save="${id}"]`), `Save of ${id}`)
+  const button = await waitFor(
+    () => $<HTMLElement & { updateComplete: Promise<unknown> }>(el, `sl-button[data-save="${id}"]`),
+    `Save of ${id}`,
+  )
   await button.updateComplete
   button.click()
   await sleep(0)
@@ -129,7 +223,11 @@ describe('settings tabs: roles', () => {
       expect($(el, '[data-forbidden]')).to.not.equal(null)
     }
     expect((await fetch('/api/option/')).status).to.equal(403)
-    const put = await fetch('/api/option/', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: 'SystemName', value: 'x' }) })
+    const put = await fetch('/api/option/', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 'SystemName', value: 'x' }),
+    })
     expect(put.status).to.equal(403)
     expect((await fetch('/api/option/rest_model_ratio', { method: 'POST' })).status).to.equal(403)
   })
@@ -179,7 +277,10 @@ describe('settings tabs: saving', () => {
     expect([options.ChatLink, options.RetryTimes, options.DefaultCollapseSidebar]).to.deep.equal(['https://chat.example.com', '3', 'true'])
     await waitFor(() => !section(el, 'general').querySelector('[data-dirty]'), 'the form to be clean')
     // the public status is refreshed, so the console reflects the change
-    await waitFor(() => $status.get()?.chat_link === 'https://chat.example.com' && $status.get()?.default_collapse_sidebar === true, 'the refreshed status')
+    await waitFor(
+      () => $status.get()?.chat_link === 'https://chat.example.com' && $status.get()?.default_collapse_sidebar === true,
+      'the refreshed status',
+    )
   })
 
   it('tells a partial failure, lists what failed, and saves the rest; a retry sends only what is left', async () => {
@@ -243,7 +344,9 @@ describe('settings tabs: saving', () => {
     await asRoot()
     const el = await tab('operation')
     puts()
-    const group = section(el, 'dashboard').querySelector<HTMLElement & { value: string }>('sl-radio-group[data-option="DataExportDefaultTime"]')!
+    const group = section(el, 'dashboard').querySelector<HTMLElement & { value: string }>(
+      'sl-radio-group[data-option="DataExportDefaultTime"]',
+    )!
     expect(group.value).to.equal('hour')
     expect([...group.querySelectorAll('sl-radio-button')].map((b) => b.getAttribute('data-choice'))).to.deep.equal(['hour', 'day', 'week'])
     group.querySelector<HTMLElement>('sl-radio-button[data-choice="week"]')!.click()
@@ -280,7 +383,11 @@ describe('settings tabs: saving', () => {
     const area = () => $$<HTMLTextAreaElement>(el, 'sl-textarea').find((a) => a.name === 'ModelRatio')!
     expect(area().value).to.equal('{"only-model": 2}')
     $(el, 'sl-button[data-reset-ratios]')!.click()
-    const dialog = await waitFor(() => section(el, 'ratios').querySelector<HTMLElement & { open: boolean }>('sl-dialog[data-confirm]')?.open && section(el, 'ratios').querySelector('sl-dialog[data-confirm]'))
+    const dialog = await waitFor(
+      () =>
+        section(el, 'ratios').querySelector<HTMLElement & { open: boolean }>('sl-dialog[data-confirm]')?.open &&
+        section(el, 'ratios').querySelector('sl-dialog[data-confirm]'),
+    )
     expect(dialog.textContent).to.include('back to the defaults')
     dialog.querySelector<HTMLElement>('sl-button[data-confirm-ok]')!.click()
     await waitForToast(el, 'model ratios reset to the defaults')
@@ -293,7 +400,9 @@ describe('settings tabs: saving', () => {
 
 /** The help text an sl-input or sl-textarea shows (hint or error). */
 function inputHelp(el: HTMLElement, name: string): string {
-  const field = $$<HTMLElement & { helpText: string; name: string }>(el, 'sl-input, sl-textarea, sl-radio-group').find((f) => f.name === name)
+  const field = $$<HTMLElement & { helpText: string; name: string }>(el, 'sl-input, sl-textarea, sl-radio-group').find(
+    (f) => f.name === name,
+  )
   return field?.helpText ?? ''
 }
 
@@ -383,12 +492,21 @@ describe('settings tabs: system rules', () => {
     await fill(el, 'EpayId', '')
     await fill(el, 'Price', '8')
     await save(el, 'payment')
-    await waitFor(() => puts().length === 1 && section(el, 'payment').querySelector('sl-button[data-save]')?.getAttribute('loading') === null)
+    await waitFor(
+      () => puts().length === 1 && section(el, 'payment').querySelector('sl-button[data-save]')?.getAttribute('loading') === null,
+    )
     await sleep(100)
     expect(puts()).to.deep.equal([{ key: 'Price', value: '8' }])
     expect(await serverCommand('tg-option', { key: 'EpayId' })).to.equal('merchant-1')
 
-    for (const [key, sectionId] of [['SMTPToken', 'smtp'], ['GitHubClientSecret', 'github'], ['WeChatServerToken', 'wechat'], ['TelegramBotToken', 'telegram'], ['TurnstileSecretKey', 'turnstile'], ['EpayKey', 'payment']] as const) {
+    for (const [key, sectionId] of [
+      ['SMTPToken', 'smtp'],
+      ['GitHubClientSecret', 'github'],
+      ['WeChatServerToken', 'wechat'],
+      ['TelegramBotToken', 'telegram'],
+      ['TurnstileSecretKey', 'turnstile'],
+      ['EpayKey', 'payment'],
+    ] as const) {
       puts().length = 0
       await save(el, sectionId)
       await waitForToast(el, 'you seem not to have changed anything')
@@ -488,7 +606,9 @@ function inputValue(el: HTMLElement, name: string): string | undefined {
 }
 
 function inputNamedFocus(el: HTMLElement, name: string): void {
-  $$<HTMLInputElement>(el, 'sl-input').find((i) => i.name === name)!.focus()
+  $$<HTMLInputElement>(el, 'sl-input')
+    .find((i) => i.name === name)!
+    .focus()
 }
 
 describe('settings tabs: other', () => {
@@ -498,7 +618,8 @@ describe('settings tabs: other', () => {
     await asRoot()
     const el = await tab('other')
     puts()
-    const raw = '<h3 id="t">Maintenance</h3><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" onerror="window.__pwned = 1"><script>window.__pwned = 2</script><a href="javascript:alert(1)">link</a>'
+    const raw =
+      '<h3 id="t">Maintenance</h3><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" onerror="window.__pwned = 1"><script>window.__pwned = 2</script><a href="javascript:alert(1)">link</a>'
     await fillArea(el, 'Notice', raw, false)
     const preview = await waitFor(() => section(el, 'notice').querySelector('[data-preview-body]'), 'the preview')
     expect(preview.querySelector('h3')!.textContent).to.equal('Maintenance')
@@ -519,7 +640,11 @@ describe('settings tabs: other', () => {
     await asRoot()
     const el = await tab('other')
     await fillArea(el, 'HomePageContent', 'https://home.example.com/page', false)
-    await waitFor(() => section(el, 'home').querySelector('[data-preview]')!.textContent!.includes('This address is shown as an embedded page: https://home.example.com/page'))
+    await waitFor(() =>
+      section(el, 'home')
+        .querySelector('[data-preview]')!
+        .textContent!.includes('This address is shown as an embedded page: https://home.example.com/page'),
+    )
     await fillArea(el, 'About', '<p onclick="x()">About us</p>', false)
     const about = await waitFor(() => section(el, 'about').querySelector('[data-preview-body] p'))
     expect(about.textContent).to.equal('About us')
@@ -547,7 +672,10 @@ describe('settings tabs: other', () => {
     await save(el, 'logo')
     await fillArea(el, 'Footer', '<b>Acme</b> footer', false)
     await save(el, 'footer')
-    await waitFor(() => $status.get()?.footer_html === '<b>Acme</b> footer' && $status.get()?.logo === 'https://cdn.example.com/logo.png', 'the footer and logo in the status')
+    await waitFor(
+      () => $status.get()?.footer_html === '<b>Acme</b> footer' && $status.get()?.logo === 'https://cdn.example.com/logo.png',
+      'the footer and logo in the status',
+    )
     expect(puts().map((p) => p.key)).to.deep.equal(['SystemName', 'Logo', 'Footer'])
   })
 })
@@ -576,7 +704,10 @@ describe('settings tabs: keyboard, small screens, dark mode, Chinese', () => {
       const el = await tab(name)
       await sleep(100)
       const wide = $$(el, '.tg-opt').filter((s) => s.getBoundingClientRect().right > 376)
-      expect(wide.map((s) => s.getAttribute('data-section')), name).to.deep.equal([])
+      expect(
+        wide.map((s) => s.getAttribute('data-section')),
+        name,
+      ).to.deep.equal([])
       expect(document.documentElement.scrollWidth, name).to.be.at.most(375)
       el.remove()
     }

@@ -63,7 +63,9 @@ async function type(scope: ParentNode, name: string, value: string): Promise<voi
 }
 
 async function submitDialog(d: Element): Promise<void> {
-  const button = [...d.querySelectorAll<HTMLElement & { type: string; updateComplete?: Promise<unknown> }>('sl-button')].find((b) => b.type === 'submit')!
+  const button = [...d.querySelectorAll<HTMLElement & { type: string; updateComplete?: Promise<unknown> }>('sl-button')].find(
+    (b) => b.type === 'submit',
+  )!
   await button.updateComplete
   button.click()
   await sleep(50)
@@ -121,7 +123,10 @@ describe('<tollgate-settings> personal tab', () => {
     const restore = stubClipboard(async (text) => void copied.push(text))
     try {
       const el = await mountSettings()
-      const chips = await waitFor(() => $$(el, '[data-models] button').length === 2 && $$<HTMLElement>(el, '[data-models] button'), 'the models')
+      const chips = await waitFor(
+        () => $$(el, '[data-models] button').length === 2 && $$<HTMLElement>(el, '[data-models] button'),
+        'the models',
+      )
       expect(chips.map((c) => c.textContent)).to.deep.equal(['claude-3-5-sonnet', 'gpt-4o'])
       chips[0]!.click()
       await waitForToast(el, 'copied to clipboard')
@@ -268,7 +273,14 @@ describe('<tollgate-settings> personal tab', () => {
     expect($(el, '[data-action="bind-wechat"]')).to.equal(null)
     expect($(el, '[data-binding="telegram"] iframe')).to.equal(null)
     el.remove()
-    await setOptions({ GitHubOAuthEnabled: true, GitHubClientId: 'gh-client', GitHubClientSecret: 'gh-secret', TelegramOAuthEnabled: true, TelegramBotName: 'tollgate_bot', TelegramBotToken: '1:abc' })
+    await setOptions({
+      GitHubOAuthEnabled: true,
+      GitHubClientId: 'gh-client',
+      GitHubClientSecret: 'gh-secret',
+      TelegramOAuthEnabled: true,
+      TelegramBotName: 'tollgate_bot',
+      TelegramBotToken: '1:abc',
+    })
     await loadStatus()
     el = await mountSettings()
     expect($(el, '[data-action="bind-github"]')).to.not.equal(null)
@@ -301,7 +313,11 @@ describe('<tollgate-settings> personal tab', () => {
         throw new Error('denied')
       })
       action(el, 'access-token').click()
-      const manual = await waitFor(() => $$<Dialog>(el, 'sl-dialog').find((d) => d.open && d.textContent!.includes('unable to copy to clipboard, please copy manually')), 'the manual-copy dialog')
+      const manual = await waitFor(
+        () =>
+          $$<Dialog>(el, 'sl-dialog').find((d) => d.open && d.textContent!.includes('unable to copy to clipboard, please copy manually')),
+        'the manual-copy dialog',
+      )
       await waitFor(async () => manual.querySelector('textarea')!.value !== token, 'the new token')
       expect(manual.querySelector('textarea')!.value).to.equal((await serverUser(username)).access_token)
     } finally {
@@ -321,7 +337,11 @@ describe('<tollgate-settings> personal tab', () => {
     await type(d, 'new-password2', 'brand-new-pass')
     await submitDialog(d)
     await waitForToast(el, 'password changed')
-    const login = await fetch('/api/user/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'brand-new-pass' }) }).then((r) => r.json())
+    const login = await fetch('/api/user/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password: 'brand-new-pass' }),
+    }).then((r) => r.json())
     expect(login.success).to.equal(true)
   })
 
@@ -344,7 +364,11 @@ describe('<tollgate-settings> personal tab', () => {
       expect(localStorage.getItem('tollgate:user')).to.equal(null)
       await waitFor(() => nav.targets.includes('/login'), 'the way to /login')
       expect(events.events).to.have.length(1)
-      const login = await fetch('/api/user/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) }).then((r) => r.json())
+      const login = await fetch('/api/user/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      }).then((r) => r.json())
       expect(login.success).to.equal(false)
     } finally {
       nav.stop()

@@ -54,7 +54,15 @@ interface TaskRow {
 function insertTasks(owner: string, platform: string, rows: TaskRow[]): Promise<number> {
   const now = Date.now()
   return serverCommand<number>('tg-h3-tasks', {
-    rows: rows.map((r) => ({ owner, platform, task_id: `t${Date.now().toString(36)}${++seq}`, submit_time: now - 60_000, created_at: now, status: 'SUCCESS', ...r })),
+    rows: rows.map((r) => ({
+      owner,
+      platform,
+      task_id: `t${Date.now().toString(36)}${++seq}`,
+      submit_time: now - 60_000,
+      created_at: now,
+      status: 'SUCCESS',
+      ...r,
+    })),
   })
 }
 
@@ -96,7 +104,9 @@ async function setFilter(el: Element, name: string, value: string): Promise<void
 }
 
 async function search(el: Element): Promise<void> {
-  $$<HTMLElement & { type: string }>(el, 'form[part="filters"] sl-button').find((b) => b.type === 'submit')!.click()
+  $$<HTMLElement & { type: string }>(el, 'form[part="filters"] sl-button')
+    .find((b) => b.type === 'submit')!
+    .click()
   await sleep(50)
 }
 
@@ -104,11 +114,17 @@ async function search(el: Element): Promise<void> {
 async function labels(platform: string, list: string, field: 'status' | 'action', values: string[], col: string): Promise<string[]> {
   const me = await user()
   const prefix = uniqueName('id')
-  await insertTasks(me.username, platform, values.map((v, i) => ({ [field]: v, task_id: `${prefix}-${i}` })))
+  await insertTasks(
+    me.username,
+    platform,
+    values.map((v, i) => ({ [field]: v, task_id: `${prefix}-${i}` })),
+  )
   const el = await mountTasks(list)
   // ten per page: load the rest
   for (let page = 1; page < Math.ceil(values.length / 10); page++) {
-    await waitFor(() => rows(el).length === page * 10 && $<HTMLElement>(el, '[data-action="load-more"]'), `page ${page}`).then((b) => b.click())
+    await waitFor(() => rows(el).length === page * 10 && $<HTMLElement>(el, '[data-action="load-more"]'), `page ${page}`).then((b) =>
+      b.click(),
+    )
   }
   await waitFor(() => rows(el).length === values.length, `${values.length} rows`)
   const out = values.map((_, i) => cellText(rowWithId(el, `${prefix}-${i}`)!, col))
@@ -163,16 +179,52 @@ describe('<tollgate-tasks> for a user', () => {
     const s = Math.floor(now / 1000)
     expect([toLocalInput(s - 30 * 86400), toLocalInput(s - 30 * 86400 + 60)]).to.include(inputNamed(el, 'start')!.value)
     expect([toLocalInput(s + 3600), toLocalInput(s + 3660)]).to.include(inputNamed(el, 'end')!.value)
-    expect(rows(el).map((r) => cellText(r, 'task-id')).sort()).to.deep.equal(['luma-29d-ago', 'luma-30min-ahead'])
+    expect(
+      rows(el)
+        .map((r) => cellText(r, 'task-id'))
+        .sort(),
+    ).to.deep.equal(['luma-29d-ago', 'luma-30min-ahead'])
   })
 
   it('labels the Midjourney statuses; empty is none and unknown values stay raw', async () => {
-    const got = await labels('midjourney', 'midjourney', 'status', ['SUCCESS', 'NOT_START', 'SUBMITTED', 'IN_PROGRESS', 'FAILURE', 'MODAL', '', 'WEIRD'], 'status')
+    const got = await labels(
+      'midjourney',
+      'midjourney',
+      'status',
+      ['SUCCESS', 'NOT_START', 'SUBMITTED', 'IN_PROGRESS', 'FAILURE', 'MODAL', '', 'WEIRD'],
+      'status',
+    )
     expect(got).to.deep.equal(['success', 'not started', 'queued', 'in progress', 'failure', 'window waiting', 'none', 'WEIRD'])
   })
 
   it("labels the other lists' statuses by the spec's groups, '0' meaning success on Viggle only", async () => {
-    const values = ['complete', 'completed', 'succeeded', 'finished', 'SUCCEEDED', 'SUCCEED', '1', 'streaming', 'processing', 'RUNNING', 'queued', 'queue', 'pending', 'PENDING', 'IN_PROGRESS', 'fail', 'FAILED', 'failed', '2', 'error', 'MODAL', '', 'SUCCESS', 'Complete', '0']
+    const values = [
+      'complete',
+      'completed',
+      'succeeded',
+      'finished',
+      'SUCCEEDED',
+      'SUCCEED',
+      '1',
+      'streaming',
+      'processing',
+      'RUNNING',
+      'queued',
+      'queue',
+      'pending',
+      'PENDING',
+      'IN_PROGRESS',
+      'fail',
+      'FAILED',
+      'failed',
+      '2',
+      'error',
+      'MODAL',
+      '',
+      'SUCCESS',
+      'Complete',
+      '0',
+    ]
     const suno = await labels('suno', 'suno', 'status', values, 'status')
     expect(suno).to.deep.equal([
       ...Array(7).fill('success'),
@@ -186,20 +238,91 @@ describe('<tollgate-tasks> for a user', () => {
       'Complete',
       '0',
     ])
-    expect(await labels('viggle', 'viggle', 'status', ['0', '1', 'processing'], 'status')).to.deep.equal(['success', 'success', 'generating'])
+    expect(await labels('viggle', 'viggle', 'status', ['0', '1', 'processing'], 'status')).to.deep.equal([
+      'success',
+      'success',
+      'generating',
+    ])
   })
 
   it('names the action kinds of every list and shows unknown kinds raw', async () => {
     const cases: Array<[string, string, Record<string, string>]> = [
-      ['midjourney', 'midjourney', { IMAGINE: 'Imagine', UPSCALE: 'Upscale', VARIATION: 'Variation', HIGH_VARIATION: 'Strong variation', LOW_VARIATION: 'Subtle variation', PAN: 'Pan', DESCRIBE: 'Describe', BLEND: 'Blend', SHORTEN: 'Shorten', REROLL: 'Reroll', INPAINT: 'Vary region', ZOOM: 'Zoom', CUSTOM_ZOOM: 'Custom zoom', MODAL: 'Window', SWAP_FACE: 'Swap face', ZAP: 'ZAP' }],
-      ['suno', 'suno', { suno_generate: 'Generate music', suno_lyrics: 'Generate lyrics', suno_upload: 'Upload audio', suno_file: 'Audio file', suno_concat: 'Join songs', suno_url_upload: 'Upload from a link', suno_tau: 'Tau', suno_other: 'suno_other' }],
+      [
+        'midjourney',
+        'midjourney',
+        {
+          IMAGINE: 'Imagine',
+          UPSCALE: 'Upscale',
+          VARIATION: 'Variation',
+          HIGH_VARIATION: 'Strong variation',
+          LOW_VARIATION: 'Subtle variation',
+          PAN: 'Pan',
+          DESCRIBE: 'Describe',
+          BLEND: 'Blend',
+          SHORTEN: 'Shorten',
+          REROLL: 'Reroll',
+          INPAINT: 'Vary region',
+          ZOOM: 'Zoom',
+          CUSTOM_ZOOM: 'Custom zoom',
+          MODAL: 'Window',
+          SWAP_FACE: 'Swap face',
+          ZAP: 'ZAP',
+        },
+      ],
+      [
+        'suno',
+        'suno',
+        {
+          suno_generate: 'Generate music',
+          suno_lyrics: 'Generate lyrics',
+          suno_upload: 'Upload audio',
+          suno_file: 'Audio file',
+          suno_concat: 'Join songs',
+          suno_url_upload: 'Upload from a link',
+          suno_tau: 'Tau',
+          suno_other: 'suno_other',
+        },
+      ],
       ['luma', 'luma', { luma_generate: 'Generate video', luma_v2_generate: 'Generate video (v2)', luma_extend: 'Extend video' }],
       ['lumav2', 'lumav2', { luma_v2_generate: 'Generate video (v2)' }],
-      ['viggle', 'viggle', { vg_generate: 'Generate dance', vg_up_image: 'Upload image', vg_up_video: 'Upload video', vg_template: 'Template' }],
-      ['runway', 'runway', { runway_gen2: 'Gen-2', runway_gen3_turbo: 'Gen-3 Alpha Turbo', runway_gen3_fast: 'Gen-3 Alpha (fast)', runway_gen3: 'Gen-3 Alpha', runway_file: 'Upload file' }],
-      ['pika', 'pika', { 'pika_v1.5text': 'v1.5 text to video', 'pika_v1.5image': 'v1.5 image to video', 'pika_v2.0text': 'v2.0 text to video', 'pika_v2.0image': 'v2.0 image to video' }],
+      [
+        'viggle',
+        'viggle',
+        { vg_generate: 'Generate dance', vg_up_image: 'Upload image', vg_up_video: 'Upload video', vg_template: 'Template' },
+      ],
+      [
+        'runway',
+        'runway',
+        {
+          runway_gen2: 'Gen-2',
+          runway_gen3_turbo: 'Gen-3 Alpha Turbo',
+          runway_gen3_fast: 'Gen-3 Alpha (fast)',
+          runway_gen3: 'Gen-3 Alpha',
+          runway_file: 'Upload file',
+        },
+      ],
+      [
+        'pika',
+        'pika',
+        {
+          'pika_v1.5text': 'v1.5 text to video',
+          'pika_v1.5image': 'v1.5 image to video',
+          'pika_v2.0text': 'v2.0 text to video',
+          'pika_v2.0image': 'v2.0 image to video',
+        },
+      ],
       ['kling', 'kling', { kling_image: 'Image', kling_img2video: 'Image to video', kling_txt2video: 'Text to video' }],
-      ['ideogram', 'ideogram', { ideo_gen_V_2: 'Generate · V_2', ideo_remix_V_2_TURBO: 'Remix · V_2_TURBO', ideo_describe: 'Describe', ideo_upscale: 'Upscale', IMAGINE: 'IMAGINE' }],
+      [
+        'ideogram',
+        'ideogram',
+        {
+          ideo_gen_V_2: 'Generate · V_2',
+          ideo_remix_V_2_TURBO: 'Remix · V_2_TURBO',
+          ideo_describe: 'Describe',
+          ideo_upscale: 'Upscale',
+          IMAGINE: 'IMAGINE',
+        },
+      ],
     ]
     for (const [platform, list, kinds] of cases) {
       const got = await labels(platform, list, 'action', Object.keys(kinds), 'action')
@@ -222,7 +345,11 @@ describe('<tollgate-tasks> for a user', () => {
 
   it('colours Luma red above 300 s and shows minutes above 120 s', async () => {
     const me = await user()
-    await insertTasks(me.username, 'luma', [120, 121, 300, 301].map((s) => took(s, { task_id: `luma-${s}` })))
+    await insertTasks(
+      me.username,
+      'luma',
+      [120, 121, 300, 301].map((s) => took(s, { task_id: `luma-${s}` })),
+    )
     const el = await mountTasks('luma')
     await waitFor(() => rows(el).length === 4)
     const show = (s: number) => {
@@ -257,9 +384,18 @@ describe('<tollgate-tasks> for a user', () => {
       { task_id: 'mj-img', image_url: 'https://cdn.example.com/a.png' },
       { task_id: 'mj-bad', image_url: 'javascript:alert(1)' },
     ])
-    await insertTasks(me.username, 'suno', [{ task_id: 'suno-song', audio_url: 'https://cdn.example.com/song.mp3', image_url: 'https://cdn.example.com/cover.jpg', title: 'Morning Coffee' }])
+    await insertTasks(me.username, 'suno', [
+      {
+        task_id: 'suno-song',
+        audio_url: 'https://cdn.example.com/song.mp3',
+        image_url: 'https://cdn.example.com/cover.jpg',
+        title: 'Morning Coffee',
+      },
+    ])
     await insertTasks(me.username, 'luma', [{ task_id: 'luma-vid', result: 'https://cdn.example.com/clip.mp4' }])
-    await insertTasks(me.username, 'viggle', [{ task_id: 'vg-rz', data: JSON.stringify({ rz: [{ video_url: 'https://cdn.example.com/dance.mp4' }] }) }])
+    await insertTasks(me.username, 'viggle', [
+      { task_id: 'vg-rz', data: JSON.stringify({ rz: [{ video_url: 'https://cdn.example.com/dance.mp4' }] }) },
+    ])
     let el = await mountTasks('midjourney')
     await waitFor(() => rowWithId(el, 'mj-img'))
     expect(cell(rowWithId(el, 'mj-img')!, 'result').querySelector('img')!.getAttribute('src')).to.equal('https://cdn.example.com/a.png')
@@ -273,10 +409,14 @@ describe('<tollgate-tasks> for a user', () => {
     expect(song.textContent).to.include('Morning Coffee')
     el.remove()
     el = await mountTasks('luma')
-    expect(cell(rowWithId(el, 'luma-vid')!, 'result').querySelector('video')!.getAttribute('src')).to.equal('https://cdn.example.com/clip.mp4')
+    expect(cell(rowWithId(el, 'luma-vid')!, 'result').querySelector('video')!.getAttribute('src')).to.equal(
+      'https://cdn.example.com/clip.mp4',
+    )
     el.remove()
     el = await mountTasks('viggle')
-    expect(cell(rowWithId(el, 'vg-rz')!, 'result').querySelector('video')!.getAttribute('src')).to.equal('https://cdn.example.com/dance.mp4')
+    expect(cell(rowWithId(el, 'vg-rz')!, 'result').querySelector('video')!.getAttribute('src')).to.equal(
+      'https://cdn.example.com/dance.mp4',
+    )
   })
 
   it('shows the failure reason, cuts long prompts and opens the whole prompt in a dialog', async () => {
@@ -297,7 +437,10 @@ describe('<tollgate-tasks> for a user', () => {
       expect(shown).to.equal(`${long.slice(0, 60)}…`)
       expect(cell(rowWithId(el, 'mj-short')!, 'prompt').querySelector('[data-action="view-prompt"]')).to.equal(null)
       cell(rowWithId(el, 'mj-long')!, 'prompt').querySelector<HTMLElement>('[data-action="view-prompt"]')!.click()
-      const dialog = await waitFor(() => $<HTMLElement & { open: boolean }>(el, 'sl-dialog[data-dialog="prompt"]')?.open && $(el, 'sl-dialog[data-dialog="prompt"]'), 'the prompt dialog')
+      const dialog = await waitFor(
+        () => $<HTMLElement & { open: boolean }>(el, 'sl-dialog[data-dialog="prompt"]')?.open && $(el, 'sl-dialog[data-dialog="prompt"]'),
+        'the prompt dialog',
+      )
       expect(dialog.querySelector('[data-prompt-text="tasks.prompt"]')!.textContent).to.equal(long)
       expect(dialog.querySelector('[data-prompt-text="tasks.promptEn"]')!.textContent).to.equal('a lighthouse')
       dialog.querySelector<HTMLElement>('sl-button[variant="text"]')!.click()
@@ -343,7 +486,11 @@ describe('<tollgate-tasks> for a user', () => {
   it('loads ten at a time and appends the next page', async () => {
     const me = await user()
     const now = Date.now()
-    await insertTasks(me.username, 'runway', Array.from({ length: 12 }, (_, i) => ({ task_id: `rw-${i}`, submit_time: now - i * 1000 })))
+    await insertTasks(
+      me.username,
+      'runway',
+      Array.from({ length: 12 }, (_, i) => ({ task_id: `rw-${i}`, submit_time: now - i * 1000 })),
+    )
     const el = await mountTasks('runway')
     await waitFor(() => rows(el).length === 10, 'the first page')
     $<HTMLElement>(el, '[data-action="load-more"]')!.click()
@@ -373,8 +520,13 @@ describe('<tollgate-tasks> for a user', () => {
     el = await mountTasks('suno')
     await waitFor(() => $(el, 'sl-alert[variant="danger"]'), 'the error panel')
     await serverCommand('tg-h3-user', { username, set: { role: 10 } })
-    $$<HTMLElement>(el, 'sl-alert sl-button').find((b) => b.textContent!.includes('Retry'))!.click()
-    await waitFor(() => !$(el, 'sl-alert[variant="danger"]') && ($(el, '[data-task-row]') || $(el, '[part="empty-state"]')), 'the list after Retry')
+    $$<HTMLElement>(el, 'sl-alert sl-button')
+      .find((b) => b.textContent!.includes('Retry'))!
+      .click()
+    await waitFor(
+      () => !$(el, 'sl-alert[variant="danger"]') && ($(el, '[data-task-row]') || $(el, '[part="empty-state"]')),
+      'the list after Retry',
+    )
   })
 
   it('speaks Simplified Chinese, follows dark mode and fits a 375 px screen', async () => {
@@ -418,7 +570,12 @@ describe('<tollgate-tasks> for an administrator', () => {
     await waitFor(() => rows(el).length === 4 && !rowWithId(el, 'mj-other-channel'), 'the four tasks of channel 9101')
     expect(cellText(rowWithId(el, 'mj-c1')!, 'channel')).to.equal('#9101')
     const code = (id: string) => cellText(rowWithId(el, id)!, 'submit-result')
-    expect(['mj-c1', 'mj-c21', 'mj-c22', 'mj-c0'].map(code)).to.deep.equal(['submitted', 'waiting', 'duplicate submission', 'not submitted'])
+    expect(['mj-c1', 'mj-c21', 'mj-c22', 'mj-c0'].map(code)).to.deep.equal([
+      'submitted',
+      'waiting',
+      'duplicate submission',
+      'not submitted',
+    ])
   })
 
   it('keeps the submit result to the Midjourney list', async () => {

@@ -31,7 +31,11 @@ import {
 type Sl = HTMLElement & { value: string; disabled: boolean; checked: boolean; open: boolean; updateComplete?: Promise<unknown> }
 
 async function api<T = any>(method: string, path: string, body?: unknown): Promise<{ success: boolean; message: string; data: T }> {
-  const res = await fetch(path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined })
+  const res = await fetch(path, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  })
   return res.json()
 }
 
@@ -43,7 +47,14 @@ async function serverTokens(): Promise<Token[]> {
 }
 
 async function createToken(body: Partial<Token> & { name: string }): Promise<Token> {
-  const res = await api<Token>('POST', '/api/token/', { remain_quota: 500000, expired_time: -1, unlimited_quota: false, model_limits_enabled: false, model_limits: '', ...body })
+  const res = await api<Token>('POST', '/api/token/', {
+    remain_quota: 500000,
+    expired_time: -1,
+    unlimited_quota: false,
+    model_limits_enabled: false,
+    model_limits: '',
+    ...body,
+  })
   if (!res.success) throw new Error(res.message)
   return res.data
 }
@@ -87,7 +98,8 @@ function stubClipboard(refuse = false) {
 }
 
 /** A Shoelace control by its name property (React sets name as a property, not an attribute). */
-const named = <T extends Element = Sl>(el: Element, tag: string, name: string) => $$<T>(el, tag).find((c) => (c as unknown as { name: string }).name === name)!
+const named = <T extends Element = Sl>(el: Element, tag: string, name: string) =>
+  $$<T>(el, tag).find((c) => (c as unknown as { name: string }).name === name)!
 
 const rows = (el: Element) => $$(el, 'tr.tg-row[data-token-id]')
 const row = (el: Element, name: string) => rows(el).find((r) => r.querySelector('.tg-tokens-table__title')?.textContent === name)
@@ -189,7 +201,14 @@ describe('<tollgate-tokens> create and edit drawer', () => {
     const el = await mountTokens()
     await openCreate(el)
     const presets = $$(el, '[data-quota-preset]')
-    expect(presets.map((b) => b.getAttribute('data-quota-preset'))).to.deep.equal(['500000', '5000000', '25000000', '50000000', '250000000', '500000000'])
+    expect(presets.map((b) => b.getAttribute('data-quota-preset'))).to.deep.equal([
+      '500000',
+      '5000000',
+      '25000000',
+      '50000000',
+      '250000000',
+      '500000000',
+    ])
     expect(presets.map((b) => b.textContent)).to.deep.equal(['$1', '$10', '$50', '$100', '$500', '$1000'])
     await click(presets[3])
     expect(inputNamed(el, 'remain_quota')!.value).to.equal('50000000')
@@ -245,7 +264,14 @@ describe('<tollgate-tokens> create and edit drawer', () => {
       await save(el)
       await waitForToast(el, '1 tokens created successfully, click copy in the list to get the token')
       const [token] = await serverTokens()
-      expect(token).to.include({ name: 'with limits', remain_quota: 1234, expired_time: fixed.getTime() / 1000 + 86400, model_limits_enabled: true, model_limits: models[1], unlimited_quota: false })
+      expect(token).to.include({
+        name: 'with limits',
+        remain_quota: 1234,
+        expired_time: fixed.getTime() / 1000 + 86400,
+        model_limits_enabled: true,
+        model_limits: models[1],
+        unlimited_quota: false,
+      })
       await waitFor(() => row(el, 'with limits'), 'the new row')
       expect(row(el, 'with limits')!.querySelector('[data-model-limits]')!.textContent).to.equal('enabled: model limits')
       await waitFor(() => !drawer(el).open, 'the drawer to close')
@@ -261,7 +287,11 @@ describe('<tollgate-tokens> create and edit drawer', () => {
     const el = await mountTokens()
     await openCreate(el)
     const base = fixed.getTime() / 1000
-    for (const [key, seconds] of [['hour', 3600], ['day', 86400], ['month', 30 * 86400]] as const) {
+    for (const [key, seconds] of [
+      ['hour', 3600],
+      ['day', 86400],
+      ['month', 30 * 86400],
+    ] as const) {
       await click($(el, `sl-drawer [data-expiry="${key}"]`))
       expect(inputNamed(el, 'expired_time')!.value).to.equal(expiryToInput(base + seconds))
     }
@@ -361,7 +391,12 @@ describe('<tollgate-tokens> inline edit', () => {
     await click($(el, '[data-action="quick-save"]'))
     await waitForToast(el, 'token updated successfully')
     const [saved] = await serverTokens()
-    expect(saved).to.include({ id: token.id, name: 'inline 2', remain_quota: 42, expired_time: new Date(2030, 11, 31, 23, 59, 0).getTime() / 1000 })
+    expect(saved).to.include({
+      id: token.id,
+      name: 'inline 2',
+      remain_quota: 42,
+      expired_time: new Date(2030, 11, 31, 23, 59, 0).getTime() / 1000,
+    })
     await waitFor(() => !$(el, '[data-testid="quick-edit"]'), 'the inline form to close')
     expect(row(el, 'inline 2')).to.not.equal(undefined)
   })
@@ -438,7 +473,10 @@ describe('<tollgate-tokens> list', () => {
     await createToken({ name: 'kept' })
     const el = await mountTokens()
     await click(row(el, 'doomed')!.querySelector('[data-action="delete"]'))
-    const dialog = await waitFor(() => $<Sl>(el, '[data-testid="delete-dialog"]')?.open && $<Sl>(el, '[data-testid="delete-dialog"]'), 'the confirmation')
+    const dialog = await waitFor(
+      () => $<Sl>(el, '[data-testid="delete-dialog"]')?.open && $<Sl>(el, '[data-testid="delete-dialog"]'),
+      'the confirmation',
+    )
     expect(dialog.textContent).to.include('doomed')
     await click(dialog.querySelector('[data-action="confirm-delete"]'))
     await waitForToast(el, 'operation completed successfully')
@@ -601,7 +639,10 @@ describe('<tollgate-tokens> copy', () => {
     const clip = stubClipboard(true)
     try {
       await click(row(el, 'refused')!.querySelector('[data-action="copy"]'))
-      const dialog = await waitFor(() => [...$$<Sl>(el, 'sl-dialog')].find((d) => d.open && d.querySelector('textarea')), 'the fallback dialog')
+      const dialog = await waitFor(
+        () => [...$$<Sl>(el, 'sl-dialog')].find((d) => d.open && d.querySelector('textarea')),
+        'the fallback dialog',
+      )
       expect(dialog.textContent).to.include('unable to copy to clipboard, please copy manually')
       expect(dialog.querySelector('textarea')!.value).to.equal(`sk-${token.key}`)
     } finally {
@@ -669,7 +710,13 @@ describe('<tollgate-tokens> keyboard, small screens, dark mode and Chinese', () 
     // used alone on a (light) host page, the element paints its own dark background
     const root = getComputedStyle($(el, '.tg-root')!).backgroundColor
     expect(root).to.not.equal('rgba(0, 0, 0, 0)')
-    expect(root.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0)).to.be.below(200)
+    expect(
+      root
+        .match(/\d+/g)!
+        .slice(0, 3)
+        .map(Number)
+        .reduce((a, b) => a + b, 0),
+    ).to.be.below(200)
   })
 
   it('speaks Simplified Chinese', async () => {

@@ -28,7 +28,11 @@ import {
 type Sl = HTMLElement & { value: string; open: boolean; updateComplete?: Promise<unknown> }
 
 async function api<T = any>(method: string, path: string, body?: unknown): Promise<{ success: boolean; message: string; data: T }> {
-  const res = await fetch(path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined })
+  const res = await fetch(path, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  })
   return res.json()
 }
 
@@ -78,7 +82,14 @@ const dialog = (el: Element) => $<Sl>(el, '[data-testid="pay-dialog"]')!
 
 /** Options that turn online top-up on, paying into the test server's stand-in platform. */
 async function enableOnlineTopup(extra: Record<string, string | number> = {}) {
-  await setOptions({ PayAddress: `${location.origin}/__pay`, EpayId: '1001', EpayKey: 'epay-test-key', ServerAddress: location.origin, Price: 7.3, ...extra })
+  await setOptions({
+    PayAddress: `${location.origin}/__pay`,
+    EpayId: '1001',
+    EpayKey: 'epay-test-key',
+    ServerAddress: location.origin,
+    Price: 7.3,
+    ...extra,
+  })
   await loadStatus()
 }
 
@@ -378,7 +389,13 @@ describe('<tollgate-topup> small screens, dark mode, Chinese and the console', (
     // used alone on a (light) host page, the element paints its own dark background
     const root = getComputedStyle($(el, '.tg-root')!).backgroundColor
     expect(root).to.not.equal('rgba(0, 0, 0, 0)')
-    expect(root.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0)).to.be.below(200)
+    expect(
+      root
+        .match(/\d+/g)!
+        .slice(0, 3)
+        .map(Number)
+        .reduce((a, b) => a + b, 0),
+    ).to.be.below(200)
   })
 
   it('speaks Simplified Chinese', async () => {

@@ -4,13 +4,41 @@ import '../../elements/index.ts'
 import { setLocale, setTheme } from '../../src/stores/prefs.ts'
 import type { User } from '../../src/api/types.ts'
 import { addQuota, userChanges, formFromUser } from '../../src/screens/users/user-form.ts'
-import { $, $$, cleanup, goTo, loadStatus, mount, registerAndSignIn, serverCommand, signInAs, sleep, textOf, toastTexts, uniqueName, waitFor, waitForText, waitForToast } from './helpers.ts'
+import {
+  $,
+  $$,
+  cleanup,
+  goTo,
+  loadStatus,
+  mount,
+  registerAndSignIn,
+  serverCommand,
+  signInAs,
+  sleep,
+  textOf,
+  toastTexts,
+  uniqueName,
+  waitFor,
+  waitForText,
+  waitForToast,
+} from './helpers.ts'
 
 type Envelope<T = any> = { success: boolean; message: string; data: T }
-type Control = HTMLElement & { value: any; checked?: boolean; open?: boolean; disabled?: boolean; placeholder?: string; updateComplete?: Promise<unknown> }
+type Control = HTMLElement & {
+  value: any
+  checked?: boolean
+  open?: boolean
+  disabled?: boolean
+  placeholder?: string
+  updateComplete?: Promise<unknown>
+}
 
 async function api<T = any>(method: string, path: string, body?: unknown): Promise<Envelope<T>> {
-  const res = await fetch(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   return res.json()
 }
 
@@ -58,7 +86,10 @@ async function mountUsers(): Promise<HTMLElement> {
 }
 
 async function confirm(el: HTMLElement) {
-  const dialog = await waitFor(() => $<Control>(el, 'sl-dialog[data-confirm]')?.open && $<Control>(el, 'sl-dialog[data-confirm]'), 'the confirm dialog')
+  const dialog = await waitFor(
+    () => $<Control>(el, 'sl-dialog[data-confirm]')?.open && $<Control>(el, 'sl-dialog[data-confirm]'),
+    'the confirm dialog',
+  )
   await click(dialog.querySelector('[data-action="confirm"]'))
 }
 
@@ -73,7 +104,7 @@ async function cancelledUser(): Promise<User> {
 }
 
 describe('user rules (pure)', () => {
-  it("adds quota, negative numbers included, and parses the quota as an integer", () => {
+  it('adds quota, negative numbers included, and parses the quota as an integer', () => {
     expect(addQuota('1000', '-300')).to.equal('700')
     expect(addQuota('1000', '250')).to.equal('1250')
     expect(addQuota('', '-5')).to.equal('-5')
@@ -217,7 +248,10 @@ describe('<tollgate-users> list', () => {
     const link = (await waitRow(el, u.id)).querySelector<HTMLButtonElement>('[data-action="info"]')!
     link.focus()
     await sendKeys({ press: 'Enter' })
-    const dialog = await waitFor(() => $<Control>(el, 'sl-dialog[data-dialog="user-info"]')?.open && $<Control>(el, 'sl-dialog[data-dialog="user-info"]'), 'the dialog')
+    const dialog = await waitFor(
+      () => $<Control>(el, 'sl-dialog[data-dialog="user-info"]')?.open && $<Control>(el, 'sl-dialog[data-dialog="user-info"]'),
+      'the dialog',
+    )
     await waitFor(() => dialog.querySelector('[data-fact="username"] dd')?.textContent === u.username, 'the details')
     const fact = (key: string) => dialog.querySelector(`[data-fact="${key}"] dd`)!.textContent
     expect(fact('quota')).to.equal('$2.47')
@@ -276,7 +310,13 @@ describe('<tollgate-users> drawers', () => {
     const input = (name: string) => named(drawer, 'sl-input, sl-select', name)!
     expect(input('quota').value).to.equal('1000')
     expect(input('password').placeholder).to.include('at least 8 characters')
-    expect([input('email').value, input('github_id').value, input('email').disabled, input('github_id').disabled, input('wechat_id').disabled]).to.deep.equal(['bound@example.com', 'gh-42', true, true, true])
+    expect([
+      input('email').value,
+      input('github_id').value,
+      input('email').disabled,
+      input('github_id').disabled,
+      input('wechat_id').disabled,
+    ]).to.deep.equal(['bound@example.com', 'gh-42', true, true, true])
     await setField(drawer, 'add_quota', '-300')
     await click(drawer.querySelector('[data-action="add-quota"]'))
     await waitFor(() => input('quota').value === '700', 'the quota less 300')
@@ -293,7 +333,10 @@ describe('<tollgate-users> drawers', () => {
     await waitFor(() => rowOf(el, u.id)!.textContent!.includes('Renamed'), 'the updated row')
 
     await click(rowOf(el, u.id)!.querySelector('[data-action="edit"]'))
-    const again = await waitFor(() => drawerOf(el).open && named(drawerOf(el), 'sl-input', 'quota')?.value === '700' && drawerOf(el), 'the drawer again')
+    const again = await waitFor(
+      () => drawerOf(el).open && named(drawerOf(el), 'sl-input', 'quota')?.value === '700' && drawerOf(el),
+      'the drawer again',
+    )
     await setField(again, 'quota', '1500.9')
     await click(again.querySelector('[data-action="save"]'))
     await waitFor(() => toastTexts(el).filter((m) => m === 'user info updated').length > 0 && !drawerOf(el).open, 'the second save')
@@ -312,7 +355,10 @@ describe('<tollgate-users> in the console, roles and languages', () => {
     for (const path of ['/user/add', '/user/edit']) {
       goTo(path)
       const el = await mount('<tollgate-console></tollgate-console>')
-      await waitFor(() => $<Control>(el, 'sl-drawer[data-drawer="user"]')?.open && $(el, 'form[data-form="user-add"]'), `the add drawer at ${path}`)
+      await waitFor(
+        () => $<Control>(el, 'sl-drawer[data-drawer="user"]')?.open && $(el, 'form[data-form="user-add"]'),
+        `the add drawer at ${path}`,
+      )
       await click($(el, 'sl-drawer[data-drawer="user"] [data-action="close"]'))
       await waitFor(() => location.pathname === '/user', 'the list path')
       el.remove()

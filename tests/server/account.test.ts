@@ -27,10 +27,31 @@ for (const dialect of dialects) {
       assert.equal(r.status, 200)
       assert.equal(r.body.success, true)
       for (const f of [
-        'system_name', 'logo', 'footer_html', 'quota_per_unit', 'display_in_currency', 'enable_drawing', 'enable_data_export',
-        'data_export_default_time', 'default_collapse_sidebar', 'mj_notify_enabled', 'chat_link', 'chat_link2',
-        'email_verification', 'turnstile_check', 'turnstile_site_key', 'github_oauth', 'github_client_id', 'wechat_login',
-        'wechat_qrcode', 'telegram_oauth', 'telegram_bot_name', 'server_address', 'top_up_link', 'min_topup', 'enable_online_topup',
+        'system_name',
+        'logo',
+        'footer_html',
+        'quota_per_unit',
+        'display_in_currency',
+        'enable_drawing',
+        'enable_data_export',
+        'data_export_default_time',
+        'default_collapse_sidebar',
+        'mj_notify_enabled',
+        'chat_link',
+        'chat_link2',
+        'email_verification',
+        'turnstile_check',
+        'turnstile_site_key',
+        'github_oauth',
+        'github_client_id',
+        'wechat_login',
+        'wechat_qrcode',
+        'telegram_oauth',
+        'telegram_bot_name',
+        'server_address',
+        'top_up_link',
+        'min_topup',
+        'enable_online_topup',
       ]) {
         assert.ok(f in r.body.data, `status lacks ${f}`)
       }
@@ -151,11 +172,14 @@ for (const dialect of dialects) {
 
     it('lists the models of the user group from enabled abilities', async () => {
       const u = await s.user()
-      await s.ctx.db.insertInto('abilities').values([
-        { group: 'default', model: 'gpt-4o', channel_id: 1, enabled: 1, priority: 0, weight: 0 },
-        { group: 'default', model: 'off-model', channel_id: 1, enabled: 0, priority: 0, weight: 0 },
-        { group: 'vip', model: 'vip-model', channel_id: 1, enabled: 1, priority: 0, weight: 0 },
-      ]).execute()
+      await s.ctx.db
+        .insertInto('abilities')
+        .values([
+          { group: 'default', model: 'gpt-4o', channel_id: 1, enabled: 1, priority: 0, weight: 0 },
+          { group: 'default', model: 'off-model', channel_id: 1, enabled: 0, priority: 0, weight: 0 },
+          { group: 'vip', model: 'vip-model', channel_id: 1, enabled: 1, priority: 0, weight: 0 },
+        ])
+        .execute()
       assert.deepEqual((await u.get('/api/user/models')).body.data, ['gpt-4o'])
     })
   })

@@ -72,7 +72,13 @@ for (const dialect of dialects) {
       user = await s.user({ quota: 1000 })
       targetId = (await s.user({ username: 'target' })).id
       tokenId = (await user.post('/api/token/', { name: 'mine', remain_quota: 10 })).body.data.id
-      codeId = (await s.ctx.db.insertInto('redemptions').values({ key: randomKey(32), name: 'code', quota: 10 }).returning('id').executeTakeFirstOrThrow()).id
+      codeId = (
+        await s.ctx.db
+          .insertInto('redemptions')
+          .values({ key: randomKey(32), name: 'code', quota: 10 })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id
     })
     after(() => s.close())
 
@@ -127,7 +133,10 @@ for (const dialect of dialects) {
         fields: {
           id: badId,
           action: fc.oneof(fc.constantFrom<unknown>('', 'explode', 'DELETE', 'promote ', OMIT), notString),
-          username: fc.oneof(longText(64), notString.filter((v) => v !== null)),
+          username: fc.oneof(
+            longText(64),
+            notString.filter((v) => v !== null),
+          ),
         },
       },
       {
@@ -135,7 +144,14 @@ for (const dialect of dialects) {
         method: 'POST',
         as: 'user',
         path: () => '/api/token/',
-        base: () => ({ name: 'new', remain_quota: 5, expired_time: -1, model_limits: 'a,b', model_limits_enabled: true, unlimited_quota: false }),
+        base: () => ({
+          name: 'new',
+          remain_quota: 5,
+          expired_time: -1,
+          model_limits: 'a,b',
+          model_limits_enabled: true,
+          unlimited_quota: false,
+        }),
         fields: {
           name: fc.oneof(badText(30), fc.constant(OMIT)),
           remain_quota: badInt(0, 1e15),
@@ -175,7 +191,11 @@ for (const dialect of dialects) {
         as: 'root',
         path: () => '/api/redemption/',
         base: () => ({ name: 'batch', quota: 100, count: 3 }),
-        fields: { name: fc.oneof(badText(20), fc.constant(OMIT)), quota: fc.oneof(badInt(1, 1e15), fc.constant(OMIT)), count: badInt(1, 100) },
+        fields: {
+          name: fc.oneof(badText(20), fc.constant(OMIT)),
+          quota: fc.oneof(badInt(1, 1e15), fc.constant(OMIT)),
+          count: badInt(1, 100),
+        },
       },
       {
         label: 'update code',
@@ -281,7 +301,10 @@ for (const dialect of dialects) {
             assert.notEqual(r.status, 500, what)
             assert.ok(r.status === 400 || (r.status === 200 && r.body.success === false), what)
             const names = raw !== undefined ? ['JSON', 'body'] : (call.names?.(field, value, body) ?? [field])
-            assert.ok(names.some((n) => r.body.message.includes(n)), `the refusal names ${names.join(' or ')}: ${what}`)
+            assert.ok(
+              names.some((n) => r.body.message.includes(n)),
+              `the refusal names ${names.join(' or ')}: ${what}`,
+            )
             assert.equal(await snapshot(), before, `nothing may change: ${what}`)
           }),
           { numRuns: RUNS, seed: SEED },
@@ -291,9 +314,17 @@ for (const dialect of dialects) {
 
     it('refuses a body that is not JSON on every write call, before anything else', async () => {
       for (const [method, path] of [
-        ['POST', '/api/user/'], ['PUT', '/api/user/'], ['POST', '/api/user/manage'], ['POST', '/api/token/'], ['PUT', '/api/token/'],
-        ['PUT', '/api/token/?status_only=true'], ['POST', '/api/redemption/'], ['PUT', '/api/redemption/'],
-        ['PUT', '/api/redemption/?status_only=true'], ['POST', '/api/user/topup'], ['PUT', '/api/option/'],
+        ['POST', '/api/user/'],
+        ['PUT', '/api/user/'],
+        ['POST', '/api/user/manage'],
+        ['POST', '/api/token/'],
+        ['PUT', '/api/token/'],
+        ['PUT', '/api/token/?status_only=true'],
+        ['POST', '/api/redemption/'],
+        ['PUT', '/api/redemption/'],
+        ['PUT', '/api/redemption/?status_only=true'],
+        ['POST', '/api/user/topup'],
+        ['PUT', '/api/option/'],
       ] as const) {
         const client = path.startsWith('/api/token') || path === '/api/user/topup' ? user : root
         const r = await client.call(method, path, '{"broken":')

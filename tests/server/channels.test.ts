@@ -29,7 +29,10 @@ async function fakeUpstream(): Promise<{ url: string; seen: Seen[]; close(): Pro
     const good = auth.startsWith('Bearer sk-good')
     if (req.url === '/v1/models') {
       if (!good) return send(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } })
-      return send(200, { object: 'list', data: [{ id: 'gpt-4o', object: 'model' }, { id: 'gpt-4o-mini', object: 'model' }, { id: 'gpt-4o' }] })
+      return send(200, {
+        object: 'list',
+        data: [{ id: 'gpt-4o', object: 'model' }, { id: 'gpt-4o-mini', object: 'model' }, { id: 'gpt-4o' }],
+      })
     }
     if (req.url === '/broken/v1/models') return send(200, { object: 'list' })
     if (req.url === '/viggle/template2/tag') return good ? send(200, { code: 0, data: [] }) : send(401, { message: 'invalid token' })
@@ -165,7 +168,12 @@ for (const dialect of dialects) {
       assert.equal(spark.other, 'v2.1')
       const plain = await create({ type: 1, other: '' })
       assert.equal(plain.other, '')
-      const mapped = await create({ model_mapping: '{"gpt-4o-2024":"gpt-4o"}', status_code_mapping: '{"400":"500"}', priority: '', weight: null })
+      const mapped = await create({
+        model_mapping: '{"gpt-4o-2024":"gpt-4o"}',
+        status_code_mapping: '{"400":"500"}',
+        priority: '',
+        weight: null,
+      })
       assert.equal(mapped.model_mapping, '{"gpt-4o-2024":"gpt-4o"}')
       assert.equal(mapped.status_code_mapping, '{"400":"500"}')
       assert.equal(mapped.priority, 0)
@@ -280,9 +288,29 @@ for (const dialect of dialects) {
       assert.equal(r.body.data.key, 'sk-full')
       assert.equal(r.body.data.model_mapping, '{"a":"b"}')
       for (const f of [
-        'id', 'name', 'type', 'key', 'openai_organization', 'max_input_tokens', 'base_url', 'other', 'model_mapping',
-        'status_code_mapping', 'models', 'group', 'auto_ban', 'test_model', 'status', 'response_time', 'balance',
-        'used_quota', 'priority', 'weight', 'created_time', 'test_time', 'balance_updated_time',
+        'id',
+        'name',
+        'type',
+        'key',
+        'openai_organization',
+        'max_input_tokens',
+        'base_url',
+        'other',
+        'model_mapping',
+        'status_code_mapping',
+        'models',
+        'group',
+        'auto_ban',
+        'test_model',
+        'status',
+        'response_time',
+        'balance',
+        'used_quota',
+        'priority',
+        'weight',
+        'created_time',
+        'test_time',
+        'balance_updated_time',
       ]) {
         assert.ok(f in r.body.data, `channel lacks ${f}`)
       }
@@ -373,7 +401,10 @@ for (const dialect of dialects) {
       assert.deepEqual(got, want)
       assert.deepEqual(
         channels.map((c) => c.id).sort(),
-        chans.slice(0, 3).map((c) => c.id).sort(),
+        chans
+          .slice(0, 3)
+          .map((c) => c.id)
+          .sort(),
       )
     })
 
@@ -400,10 +431,7 @@ for (const dialect of dialects) {
         (await s.ctx.db.selectFrom('channels').select('id').execute()).map((x) => x.id),
         [on.id],
       )
-      assert.deepEqual(
-        [...new Set((await abilities()).map((a) => a.channel_id))],
-        [on.id],
-      )
+      assert.deepEqual([...new Set((await abilities()).map((a) => a.channel_id))], [on.id])
       assert.ok(events.includes(off.id) && events.includes(auto.id))
       const x = await create({})
       const y = await create({})
@@ -413,10 +441,7 @@ for (const dialect of dialects) {
         (await s.ctx.db.selectFrom('channels').select('id').execute()).map((c) => c.id),
         [on.id],
       )
-      assert.deepEqual(
-        [...new Set((await abilities()).map((a) => a.channel_id))],
-        [on.id],
-      )
+      assert.deepEqual([...new Set((await abilities()).map((a) => a.channel_id))], [on.id])
       const none = await admin.post('/api/channel/batch', { ids: [] })
       assert.deepEqual([none.body.success, none.body.message], [false, 'select channels to delete first'])
     })
@@ -425,7 +450,10 @@ for (const dialect of dialects) {
       const a = await create({ group: 'default,vip' })
       const b = await create({ status: 2 })
       await s.ctx.db.deleteFrom('abilities').where('channel_id', '=', a.id).execute()
-      await s.ctx.db.insertInto('abilities').values({ group: 'stale', model: 'gone', channel_id: 424242, enabled: 1, priority: 0, weight: 0 }).execute()
+      await s.ctx.db
+        .insertInto('abilities')
+        .values({ group: 'stale', model: 'gone', channel_id: 424242, enabled: 1, priority: 0, weight: 0 })
+        .execute()
       await s.ctx.db.updateTable('abilities').set({ enabled: 1 }).where('channel_id', '=', b.id).execute()
       events = []
       const r = await admin.post('/api/channel/fix')
@@ -467,7 +495,8 @@ for (const dialect of dialects) {
       assert.equal(r.body.success, true)
       const ids = r.body.data.map((m: { id: string }) => m.id)
       assert.equal(new Set(ids).size, ids.length, 'each model once')
-      for (const id of ['gpt-4o', 'claude-3-5-sonnet-20241022', 'mj_imagine', 'suno_music', 'gemini-1.5-pro']) assert.ok(ids.includes(id), id)
+      for (const id of ['gpt-4o', 'claude-3-5-sonnet-20241022', 'mj_imagine', 'suno_music', 'gemini-1.5-pro'])
+        assert.ok(ids.includes(id), id)
       const gpt = r.body.data.find((m: { id: string }) => m.id === 'gpt-4o')
       assert.deepEqual(gpt, { id: 'gpt-4o', object: 'model', created: 1626777600, owned_by: 'openai' })
       const u = await s.user()
@@ -481,7 +510,10 @@ for (const dialect of dialects) {
     })
 
     it('knows every channel type number of the spec', () => {
-      const numbers = [1, 2, 5, 4, 14, 33, 3, 24, 34, 15, 17, 18, 16, 26, 11, 25, 19, 23, 31, 35, 8, 22, 21, 41, 43, 45, 47, 49, 51, 53, 55, 57, 58, 59, 61, 63, 64, 65, 66]
+      const numbers = [
+        1, 2, 5, 4, 14, 33, 3, 24, 34, 15, 17, 18, 16, 26, 11, 25, 19, 23, 31, 35, 8, 22, 21, 41, 43, 45, 47, 49, 51, 53, 55, 57, 58, 59,
+        61, 63, 64, 65, 66,
+      ]
       assert.deepEqual(
         CHANNEL_TYPES.map((t) => t.type).sort((a, b) => a - b),
         [...numbers].sort((a, b) => a - b),
@@ -506,12 +538,10 @@ for (const dialect of dialects) {
       assert.equal(r.body.data.checked, 5)
       assert.equal(r.body.data.disabled, 2)
       assert.equal(r.body.data.enabled, 0)
-      assert.deepEqual(
-        r.body.data.failed.map((f: { id: number }) => f.id).sort(),
-        [bad.id, empty.id, noBan.id].sort(),
-      )
+      assert.deepEqual(r.body.data.failed.map((f: { id: number }) => f.id).sort(), [bad.id, empty.id, noBan.id].sort())
       assert.ok(upstream.seen.every((x) => x.path === '/api/get_limit'))
-      const status = async (id: number) => (await s.ctx.db.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
+      const status = async (id: number) =>
+        (await s.ctx.db.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
       assert.equal(await status(good.id), 1)
       assert.equal(await status(bad.id), 3)
       assert.equal(await status(empty.id), 3)
@@ -533,7 +563,8 @@ for (const dialect of dialects) {
       assert.equal(r.body.success, true, r.body.message)
       assert.deepEqual([r.body.data.checked, r.body.data.enabled, r.body.data.disabled], [2, 1, 0])
       assert.ok(upstream.seen.every((x) => x.path === '/viggle/template2/tag'))
-      const status = async (id: number) => (await s.ctx.db.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
+      const status = async (id: number) =>
+        (await s.ctx.db.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
       assert.equal(await status(back.id), 1)
       assert.equal(await status(still.id), 3)
       assert.equal(await status(manual.id), 2)

@@ -20,20 +20,40 @@ for (const dialect of dialects) {
       const [key] = (await root.post('/api/redemption/', { name: 'race', quota: 7777, count: 1 })).body.data as string[]
       const users = await Promise.all([s.user({ quota: 1000 }), s.user({ quota: 1000 })])
       const replies = await Promise.all(Array.from({ length: CALLS }, (_, i) => users[i % 2]!.post('/api/user/topup', { key })))
-      assert.ok(replies.every((r) => r.status === 200), 'no call fails with an error status')
+      assert.ok(
+        replies.every((r) => r.status === 200),
+        'no call fails with an error status',
+      )
       const winners = replies.filter((r) => r.body.success)
       assert.equal(winners.length, 1)
       assert.equal(winners[0]!.body.data, 7777)
       const quotas = await Promise.all(users.map(async (u) => (await balances(u.id)).quota))
-      assert.deepEqual(quotas.sort((a, b) => a - b), [1000, 8777], 'the quota rose exactly once')
-      const logs = await s.ctx.db.selectFrom('logs').select('id').where('type', '=', 1).where('user_id', 'in', users.map((u) => u.id)).execute()
+      assert.deepEqual(
+        quotas.sort((a, b) => a - b),
+        [1000, 8777],
+        'the quota rose exactly once',
+      )
+      const logs = await s.ctx.db
+        .selectFrom('logs')
+        .select('id')
+        .where('type', '=', 1)
+        .where(
+          'user_id',
+          'in',
+          users.map((u) => u.id),
+        )
+        .execute()
       assert.equal(logs.length, 1, 'one top-up log')
     })
 
     it(`keeps quota + aff_quota conserved and never negative over ${CALLS} concurrent aff transfers`, async () => {
       const unit = s.ctx.options.quotaPerUnit
       const u = await s.user({ quota: 3 })
-      await s.ctx.db.updateTable('users').set({ aff_quota: unit * 10 + 123 }).where('id', '=', u.id).execute()
+      await s.ctx.db
+        .updateTable('users')
+        .set({ aff_quota: unit * 10 + 123 })
+        .where('id', '=', u.id)
+        .execute()
       const before = await balances(u.id)
       const replies = await Promise.all(Array.from({ length: CALLS }, () => u.post('/api/user/aff_transfer', { quota: unit })))
       assert.ok(replies.every((r) => r.status === 200))

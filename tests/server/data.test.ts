@@ -54,18 +54,31 @@ for (const dialect of dialects) {
     it("gives an admin one user's own rows by username", async () => {
       const r = await root.get(`/api/data/?start_timestamp=${T0}&end_timestamp=${T0 + 100 * 24 * H}&username=ben`)
       const rows = r.body.data as any[]
-      assert.deepEqual(rows.map((d) => d.count), [4, 5, 6])
+      assert.deepEqual(
+        rows.map((d) => d.count),
+        [4, 5, 6],
+      )
       assert.ok(rows.every((d) => d.username === 'ben' && d.user_id === ben.id))
     })
 
-    it("gives a user only their own rows, within 30 days", async () => {
+    it('gives a user only their own rows, within 30 days', async () => {
       const r = await ann.get(`/api/data/self?start_timestamp=${T0}&end_timestamp=${T0 + 3 * H}`)
       assert.equal(r.body.success, true)
       const rows = r.body.data as any[]
-      assert.deepEqual(rows.map((d) => [d.model_name, d.count]), [['gpt-4o', 1], ['claude', 3], ['gpt-4o', 2]])
+      assert.deepEqual(
+        rows.map((d) => [d.model_name, d.count]),
+        [
+          ['gpt-4o', 1],
+          ['claude', 3],
+          ['gpt-4o', 2],
+        ],
+      )
       assert.ok(rows.every((d) => d.user_id === ann.id))
       const mine = (await ben.get(`/api/data/self?start_timestamp=${T0}&end_timestamp=${T0 + 3 * H}`)).body.data as any[]
-      assert.deepEqual(mine.map((d) => d.count), [4, 5])
+      assert.deepEqual(
+        mine.map((d) => d.count),
+        [4, 5],
+      )
       const long = await ann.get(`/api/data/self?start_timestamp=${T0}&end_timestamp=${T0 + 30 * 24 * H + 1}`)
       assert.equal(long.body.success, false)
       assert.match(long.body.message, /30 days/)

@@ -50,7 +50,10 @@ for (const dialect of dialects) {
       assert.equal(r.body.success, true)
       assert.ok(Array.isArray(r.body.data), 'a plain list')
       assert.deepEqual(contents(r), ['row 29', 'row 28', 'row 27', 'row 26', 'row 25', 'row 24', 'row 23', 'row 22', 'row 21', 'row 20'])
-      assert.deepEqual(contents(await root.get('/api/log/?p=2&page_size=10')), Array.from({ length: 10 }, (_, i) => `row ${9 - i}`))
+      assert.deepEqual(
+        contents(await root.get('/api/log/?p=2&page_size=10')),
+        Array.from({ length: 10 }, (_, i) => `row ${9 - i}`),
+      )
       assert.equal((await root.get('/api/log/?p=0&page_size=7')).body.data.length, 7)
       assert.equal((await root.get('/api/log/?p=0&page_size=500')).body.data.length, 30, 'page_size is capped, not refused')
       assert.equal((await root.get('/api/log?p=0')).body.data.length, 10)
@@ -70,7 +73,11 @@ for (const dialect of dialects) {
       assert.equal((await all('model_name=laude')).length, 0)
       assert.equal((await all('model_name=gpt%25')).length, 0, 'wildcards are literal')
       const timed = await all(`start_timestamp=${T0 + 100}&end_timestamp=${T0 + 300}`)
-      assert.deepEqual(timed.map((l) => rowNo(l.content)), [3, 2, 1], 'both bounds inclusive')
+      assert.deepEqual(
+        timed.map((l) => rowNo(l.content)),
+        [3, 2, 1],
+        'both bounds inclusive',
+      )
       assert.equal((await all(`end_timestamp=${T0}`)).length, 2)
       assert.ok((await all('username=bob')).every((l) => l.username === 'bob'))
       assert.equal((await all('username=bob')).length, 10)
@@ -79,7 +86,7 @@ for (const dialect of dialects) {
       assert.equal((await all('channel=2&type=2&token_name=key-a')).length, 6)
     })
 
-    it("shows a user only their own logs, without admin_info, and ignores username and channel", async () => {
+    it('shows a user only their own logs, without admin_info, and ignores username and channel', async () => {
       const mine = (await alice.get('/api/log/self/?page_size=100')).body.data as any[]
       assert.equal(mine.length, 20)
       for (const l of mine) {
@@ -87,7 +94,10 @@ for (const dialect of dialects) {
         assert.ok(!l.other.includes('admin_info'))
         assert.equal(JSON.parse(l.other).model_ratio, 15)
       }
-      assert.deepEqual(mine.map((l) => l.id), [...mine.map((l) => l.id)].sort((a, b) => b - a))
+      assert.deepEqual(
+        mine.map((l) => l.id),
+        [...mine.map((l) => l.id)].sort((a, b) => b - a),
+      )
       assert.equal(((await alice.get('/api/log/self/?username=bob&page_size=100')).body.data as any[]).length, 20)
       assert.ok(((await alice.get('/api/log/self?username=bob&page_size=100')).body.data as any[]).every((l) => l.user_id === alice.id))
       assert.equal(((await bob.get('/api/log/self/?page_size=100')).body.data as any[]).length, 10)
@@ -115,23 +125,43 @@ for (const dialect of dialects) {
         }
         return { quota, token }
       }
-      assert.deepEqual((await root.get('/api/log/stat')).body.data, expect(() => true))
-      assert.deepEqual((await root.get('/api/log/stat?username=bob')).body.data, expect((i) => i % 3 === 0))
-      assert.deepEqual((await root.get('/api/log/stat?token_name=key-a&channel=2')).body.data, expect((i) => i % 2 === 1 && i % 4 === 1))
+      assert.deepEqual(
+        (await root.get('/api/log/stat')).body.data,
+        expect(() => true),
+      )
+      assert.deepEqual(
+        (await root.get('/api/log/stat?username=bob')).body.data,
+        expect((i) => i % 3 === 0),
+      )
+      assert.deepEqual(
+        (await root.get('/api/log/stat?token_name=key-a&channel=2')).body.data,
+        expect((i) => i % 2 === 1 && i % 4 === 1),
+      )
       assert.deepEqual(
         (await root.get(`/api/log/stat?start_timestamp=${T0 + 100}&end_timestamp=${T0 + 900}`)).body.data,
         expect((i) => i >= 1 && i <= 9 && i !== 29),
       )
       assert.deepEqual((await root.get('/api/log/stat?type=1')).body.data, { quota: 0, token: 0 })
-      assert.deepEqual((await alice.get('/api/log/self/stat')).body.data, expect((i) => i % 3 !== 0))
-      assert.deepEqual((await alice.get('/api/log/self/stat?username=bob')).body.data, expect((i) => i % 3 !== 0))
+      assert.deepEqual(
+        (await alice.get('/api/log/self/stat')).body.data,
+        expect((i) => i % 3 !== 0),
+      )
+      assert.deepEqual(
+        (await alice.get('/api/log/self/stat?username=bob')).body.data,
+        expect((i) => i % 3 !== 0),
+      )
       assert.deepEqual((await bob.get('/api/log/self/stat?model_name=claude')).body.data, { quota: 0, token: 0 })
     })
 
     it('refuses malformed filters with a 400 naming the field', async () => {
       for (const [q, field] of [
-        ['p=-1', 'p'], ['p=abc', 'p'], ['type=x', 'type'], ['start_timestamp=-5', 'start_timestamp'],
-        ['end_timestamp=1e3', 'end_timestamp'], ['channel=1.5', 'channel'], [`model_name=${'m'.repeat(300)}`, 'model_name'],
+        ['p=-1', 'p'],
+        ['p=abc', 'p'],
+        ['type=x', 'type'],
+        ['start_timestamp=-5', 'start_timestamp'],
+        ['end_timestamp=1e3', 'end_timestamp'],
+        ['channel=1.5', 'channel'],
+        [`model_name=${'m'.repeat(300)}`, 'model_name'],
       ]) {
         const r = await root.get(`/api/log/?${q}`)
         assert.equal(r.status, 400, q)
@@ -142,7 +172,14 @@ for (const dialect of dialects) {
 
     it('deletes logs older than the target and answers the count', async () => {
       const admin = await s.user({ role: 10 })
-      for (const q of ['', '?target_timestamp=', '?target_timestamp=0', '?target_timestamp=-3', '?target_timestamp=abc', '?target_timestamp=1.5']) {
+      for (const q of [
+        '',
+        '?target_timestamp=',
+        '?target_timestamp=0',
+        '?target_timestamp=-3',
+        '?target_timestamp=abc',
+        '?target_timestamp=1.5',
+      ]) {
         const r = await admin.del(`/api/log/${q}`)
         assert.equal(r.status, 400, q)
         assert.match(r.body.message, /target_timestamp/)
@@ -151,7 +188,11 @@ for (const dialect of dialects) {
       const r = await admin.del(`/api/log/?target_timestamp=${T0 + 200}`)
       assert.equal(r.body.success, true)
       assert.equal(r.body.data, 3, 'rows 0, 1 and 29 are older')
-      const left = await s.ctx.db.selectFrom('logs').select('created_at').where('created_at', '<', T0 + 200).execute()
+      const left = await s.ctx.db
+        .selectFrom('logs')
+        .select('created_at')
+        .where('created_at', '<', T0 + 200)
+        .execute()
       assert.equal(left.length, 0)
       assert.equal((await root.del(`/api/log?target_timestamp=${T0 + 200}`)).body.data, 0)
     })
@@ -181,18 +222,30 @@ for (const dialect of dialects) {
       const { db, database } = s.ctx
       const time = fc.option(fc.integer({ min: T0 - 500, max: T0 + 4500 }), { nil: undefined })
       await fc.assert(
-        fc.asyncProperty(time, time, fc.constantFrom(undefined, 1, 2), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 1, max: 40 }), async (start, end, type, page, size) => {
-          const f: LogFilter = { start, end, type }
-          const want = rows
-            .filter((r) => (start === undefined || r.created_at >= start) && (end === undefined || r.created_at <= end) && (type === undefined || r.type === type))
-            .map((r) => r.id)
-            .sort((a, b) => b - a)
-            .slice(page * size, page * size + size)
-          for (const walk of ['planner', 'newest', 'window'] as Walk[]) {
-            const got = (await listLogsQuery(db, database.dialect, f, page, size, walk).execute()).map((r) => r.id)
-            assert.deepEqual(got, want, `${walk} ${JSON.stringify({ start, end, type, page, size })}`)
-          }
-        }),
+        fc.asyncProperty(
+          time,
+          time,
+          fc.constantFrom(undefined, 1, 2),
+          fc.integer({ min: 0, max: 5 }),
+          fc.integer({ min: 1, max: 40 }),
+          async (start, end, type, page, size) => {
+            const f: LogFilter = { start, end, type }
+            const want = rows
+              .filter(
+                (r) =>
+                  (start === undefined || r.created_at >= start) &&
+                  (end === undefined || r.created_at <= end) &&
+                  (type === undefined || r.type === type),
+              )
+              .map((r) => r.id)
+              .sort((a, b) => b - a)
+              .slice(page * size, page * size + size)
+            for (const walk of ['planner', 'newest', 'window'] as Walk[]) {
+              const got = (await listLogsQuery(db, database.dialect, f, page, size, walk).execute()).map((r) => r.id)
+              assert.deepEqual(got, want, `${walk} ${JSON.stringify({ start, end, type, page, size })}`)
+            }
+          },
+        ),
         { numRuns: 40, seed: 20261122 },
       )
     })
@@ -206,7 +259,11 @@ for (const dialect of dialects) {
       assert.equal(await chooseWalk(db, { start: newest - 100, end: newest + 60 }, limits), 'window', 'narrow')
       assert.equal(await chooseWalk(db, { start: T0 - 500, end: T0 + 1500 }, limits), 'window', 'wide but far behind the newest rows')
       assert.equal(await chooseWalk(db, { start: T0, end: newest - 600 }, limits), 'newest', 'wide, a few newer rows to step over')
-      assert.equal(await chooseWalk(db, { start: T0, end: newest, username: 'root' }, limits), 'planner', 'other filters: the planner decides')
+      assert.equal(
+        await chooseWalk(db, { start: T0, end: newest, username: 'root' }, limits),
+        'planner',
+        'other filters: the planner decides',
+      )
       assert.equal(await chooseWalk(db, {}, limits), 'planner')
     })
   })

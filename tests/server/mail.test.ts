@@ -111,14 +111,29 @@ for (const dialect of dialects) {
 
         const noCode = await s.anon.post('/api/user/register', { username: 'mailnew', password: 'password123', email })
         assert.equal(noCode.body.success, false)
-        const wrong = await s.anon.post('/api/user/register', { username: 'mailnew', password: 'password123', email, verification_code: 'zzzzzz' })
+        const wrong = await s.anon.post('/api/user/register', {
+          username: 'mailnew',
+          password: 'password123',
+          email,
+          verification_code: 'zzzzzz',
+        })
         assert.equal(wrong.body.success, false)
-        const good = await s.anon.post('/api/user/register', { username: 'mailnew', password: 'password123', email, verification_code: code })
+        const good = await s.anon.post('/api/user/register', {
+          username: 'mailnew',
+          password: 'password123',
+          email,
+          verification_code: code,
+        })
         assert.equal(good.body.success, true, good.body.message)
         const row = await s.ctx.db.selectFrom('users').select('email').where('username', '=', 'mailnew').executeTakeFirstOrThrow()
         assert.equal(row.email, email)
 
-        const again = await s.anon.post('/api/user/register', { username: 'mailnew2', password: 'password123', email, verification_code: code })
+        const again = await s.anon.post('/api/user/register', {
+          username: 'mailnew2',
+          password: 'password123',
+          email,
+          verification_code: code,
+        })
         assert.equal(again.body.success, false)
       } finally {
         await s.ctx.options.set('EmailVerificationEnabled', 'false')
@@ -174,7 +189,11 @@ for (const dialect of dialects) {
 
     it('refuses an address an account already uses, whatever its case', async () => {
       const u = await s.user()
-      await s.ctx.db.updateTable('users').set({ email: addr('taken') }).where('id', '=', u.id).execute()
+      await s.ctx.db
+        .updateTable('users')
+        .set({ email: addr('taken') })
+        .where('id', '=', u.id)
+        .execute()
       const before = smtp.mails.length
       const r = await s.anon.get(`/api/verification?email=${encodeURIComponent(addr('TAKEN'))}`)
       assert.equal(r.body.success, false)
@@ -307,7 +326,12 @@ for (const dialect of dialects) {
       // a bind code is not a registration code
       await s.ctx.options.set('EmailVerificationEnabled', 'true')
       try {
-        const reg = await s.anon.post('/api/user/register', { username: 'bindsteal', password: 'password123', email, verification_code: code })
+        const reg = await s.anon.post('/api/user/register', {
+          username: 'bindsteal',
+          password: 'password123',
+          email,
+          verification_code: code,
+        })
         assert.equal(reg.body.success, false)
       } finally {
         await s.ctx.options.set('EmailVerificationEnabled', 'false')

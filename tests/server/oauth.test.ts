@@ -42,7 +42,12 @@ function startGitHub() {
     if (req.method === 'GET' && req.url === '/user') {
       const m = /^Bearer gho_(\d+)$/.exec(req.headers.authorization ?? '')
       if (!m) return json(res, 401, { message: 'Bad credentials' })
-      return json(res, 200, { id: Number(m[1]), login: `octo${m[1]}`, name: `Octo Cat ${m[1]}`, email: m[1].startsWith('77') ? `octo${m[1]}@example.com` : null })
+      return json(res, 200, {
+        id: Number(m[1]),
+        login: `octo${m[1]}`,
+        name: `Octo Cat ${m[1]}`,
+        email: m[1].startsWith('77') ? `octo${m[1]}@example.com` : null,
+      })
     }
     json(res, 404, { message: 'Not Found' })
   })
@@ -378,7 +383,9 @@ for (const dialect of dialects) {
           assert.equal(r.body.success, false, q)
           assert.equal(c.cookie, '')
         }
-        const old = await s.anon.get(`/api/oauth/telegram/login?${telegramQuery(widget('9002', { auth_date: String(now() - 86400 - 60) }))}`)
+        const old = await s.anon.get(
+          `/api/oauth/telegram/login?${telegramQuery(widget('9002', { auth_date: String(now() - 86400 - 60) }))}`,
+        )
         assert.match(old.body.message, /expired/)
         assert.equal((await userBy('telegram_id', '9002')).length, 0)
         assert.equal((await userBy('telegram_id', '1')).length, 0)

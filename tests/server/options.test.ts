@@ -14,7 +14,8 @@ for (const dialect of dialects) {
     })
     after(() => s.close())
 
-    const stored = async (key: string) => (await s.ctx.db.selectFrom('options').select('value').where('key', '=', key).executeTakeFirst())?.value
+    const stored = async (key: string) =>
+      (await s.ctx.db.selectFrom('options').select('value').where('key', '=', key).executeTakeFirst())?.value
     const put = (key: string, value: unknown) => root.put('/api/option/', { key, value })
 
     it('lists every option and never sends a secret back', async () => {
@@ -80,16 +81,29 @@ for (const dialect of dialects) {
       const ok = await put('GroupRatio', '{"default": 1, "vip": 0.5}')
       assert.equal(ok.body.success, true, ok.body.message)
       assert.deepEqual(s.ctx.options.json('GroupRatio', {}), { default: 1, vip: 0.5 })
-      assert.equal((await put('VmodelMap', { 'a': 'b' })).body.success, true, 'an object value is stored as JSON')
+      assert.equal((await put('VmodelMap', { a: 'b' })).body.success, true, 'an object value is stored as JSON')
       assert.deepEqual(JSON.parse((await stored('VmodelMap'))!), { a: 'b' })
     })
 
     it('checks numbers and their minimums', async () => {
       const bad: Array<[string, unknown]> = [
-        ['Price', -1], ['Price', 'abc'], ['MinTopUp', 0], ['QuotaPerUnit', 0], ['QuotaPerUnit', -5],
-        ['RetryTimes', 1.5], ['RetryTimes', -1], ['ChannelDisableThreshold', -1], ['QuotaRemindThreshold', 'x'],
-        ['QuotaForNewUser', -100], ['PreConsumedQuota', 2.5], ['QuotaForInviter', -1], ['QuotaForInvitee', ''],
-        ['DataExportInterval', 0], ['SMTPPort', 0], ['SMTPPort', 70000], ['QuotaForNewUser', 1e300],
+        ['Price', -1],
+        ['Price', 'abc'],
+        ['MinTopUp', 0],
+        ['QuotaPerUnit', 0],
+        ['QuotaPerUnit', -5],
+        ['RetryTimes', 1.5],
+        ['RetryTimes', -1],
+        ['ChannelDisableThreshold', -1],
+        ['QuotaRemindThreshold', 'x'],
+        ['QuotaForNewUser', -100],
+        ['PreConsumedQuota', 2.5],
+        ['QuotaForInviter', -1],
+        ['QuotaForInvitee', ''],
+        ['DataExportInterval', 0],
+        ['SMTPPort', 0],
+        ['SMTPPort', 70000],
+        ['QuotaForNewUser', 1e300],
       ]
       for (const [key, value] of bad) {
         const before = await stored(key)
@@ -99,8 +113,13 @@ for (const dialect of dialects) {
         assert.equal(await stored(key), before)
       }
       for (const [key, value, want] of [
-        ['Price', '7.5', '7.5'], ['MinTopUp', 2, '2'], ['RetryTimes', '3', '3'], ['QuotaForNewUser', 0, '0'],
-        ['DataExportInterval', 1, '1'], ['SMTPPort', '465', '465'], ['ChannelDisableThreshold', ' 10 ', '10'],
+        ['Price', '7.5', '7.5'],
+        ['MinTopUp', 2, '2'],
+        ['RetryTimes', '3', '3'],
+        ['QuotaForNewUser', 0, '0'],
+        ['DataExportInterval', 1, '1'],
+        ['SMTPPort', '465', '465'],
+        ['ChannelDisableThreshold', ' 10 ', '10'],
       ] as const) {
         assert.equal((await put(key, value)).body.success, true, key)
         assert.equal(await stored(key), want)

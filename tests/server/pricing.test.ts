@@ -7,7 +7,14 @@ for (const dialect of dialects) {
     let s: TestServer
     before(async () => {
       s = await startServer(dialect)
-      const ability = (group: string, model: string, enabled = 1, channel_id = 1) => ({ group, model, channel_id, enabled, priority: 0, weight: 0 })
+      const ability = (group: string, model: string, enabled = 1, channel_id = 1) => ({
+        group,
+        model,
+        channel_id,
+        enabled,
+        priority: 0,
+        weight: 0,
+      })
       await s.ctx.db
         .insertInto('abilities')
         .values([
@@ -36,8 +43,22 @@ for (const dialect of dialects) {
       assert.deepEqual(r.body.group_ratio, { default: 1 })
       const m = byModel(r.body.data)
       assert.deepEqual([...m.keys()].sort(), ['gpt-4o', 'mj_imagine', 'my-own-model', 'secret-model'])
-      assert.deepEqual(m.get('gpt-4o'), { model_name: 'gpt-4o', available: true, quota_type: 0, model_ratio: 1.25, completion_ratio: 4, model_price: -1 })
-      assert.deepEqual(m.get('mj_imagine'), { model_name: 'mj_imagine', available: true, quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: 0.1 })
+      assert.deepEqual(m.get('gpt-4o'), {
+        model_name: 'gpt-4o',
+        available: true,
+        quota_type: 0,
+        model_ratio: 1.25,
+        completion_ratio: 4,
+        model_price: -1,
+      })
+      assert.deepEqual(m.get('mj_imagine'), {
+        model_name: 'mj_imagine',
+        available: true,
+        quota_type: 1,
+        model_ratio: 0,
+        completion_ratio: 1,
+        model_price: 0.1,
+      })
       assert.equal(m.get('my-own-model').model_ratio, 30, 'an unpriced model without a ratio costs 30')
       assert.equal(m.get('secret-model').available, false, 'not in the default group')
     })

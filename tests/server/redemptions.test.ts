@@ -13,8 +13,10 @@ for (const dialect of dialects) {
     after(() => s.close())
 
     const byKey = (key: string) => s.ctx.db.selectFrom('redemptions').selectAll().where('key', '=', key).executeTakeFirstOrThrow()
-    const quotaOf = async (id: number) => (await s.ctx.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota
-    const make = async (name: string, quota: number, count = 1) => (await root.post('/api/redemption/', { name, quota, count })).body.data as string[]
+    const quotaOf = async (id: number) =>
+      (await s.ctx.db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota
+    const make = async (name: string, quota: number, count = 1) =>
+      (await root.post('/api/redemption/', { name, quota, count })).body.data as string[]
 
     it('creates count unique 32-character codes and answers them', async () => {
       const r = await root.post('/api/redemption/', { name: 'promo', quota: 100000, count: 25 })
@@ -50,7 +52,10 @@ for (const dialect of dialects) {
       await make('listing', 5, 12)
       const page0 = (await root.get('/api/redemption/?p=0')).body.data as any[]
       assert.equal(page0.length, 10)
-      assert.deepEqual(page0.map((r) => r.id), [...page0.map((r) => r.id)].sort((a, b) => b - a))
+      assert.deepEqual(
+        page0.map((r) => r.id),
+        [...page0.map((r) => r.id)].sort((a, b) => b - a),
+      )
       const one = await root.get(`/api/redemption/${page0[0].id}`)
       assert.equal(one.body.data.name, 'listing')
       assert.equal((await root.get('/api/redemption/99999')).body.success, false)

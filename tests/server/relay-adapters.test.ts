@@ -5,7 +5,14 @@ import { dialects } from './helpers.ts'
 import { relayFixture, type RelayFixture } from './relay-helpers.ts'
 
 const tools = [
-  { type: 'function' as const, function: { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+  {
+    type: 'function' as const,
+    function: {
+      name: 'get_weather',
+      description: 'Weather of a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  },
 ]
 
 for (const dialect of dialects) {
@@ -26,7 +33,12 @@ for (const dialect of dialects) {
       f.fake.scenario('claude-tools', { toolCall: true, promptTokens: 30, completionTokens: 9 })
       f.fake.scenario('gemini-key', { text: 'Hello from Gemini', chunks: 3, promptTokens: 8, completionTokens: 5 })
       f.fake.scenario('gemini-tools', { toolCall: true, promptTokens: 8, completionTokens: 5 })
-      claude = await f.channel({ type: 14, key: 'claude-key', models: 'claude-3-5-sonnet-20241022', modelMapping: '{"claude-3-5-sonnet-20241022":"claude-3-5-sonnet-latest"}' })
+      claude = await f.channel({
+        type: 14,
+        key: 'claude-key',
+        models: 'claude-3-5-sonnet-20241022',
+        modelMapping: '{"claude-3-5-sonnet-20241022":"claude-3-5-sonnet-latest"}',
+      })
       await f.channel({ type: 14, key: 'claude-tools', models: 'claude-3-haiku-20240307' })
       gemini = await f.channel({ type: 24, key: 'gemini-key', models: 'gemini-1.5-flash,text-embedding-004' })
       await f.channel({ type: 24, key: 'gemini-tools', models: 'gemini-2.0-flash' })
@@ -45,7 +57,13 @@ for (const dialect of dialects) {
           { role: 'system', content: 'Answer in French.' },
           { role: 'user', content: 'Hello' },
           { role: 'assistant', content: 'Salut' },
-          { role: 'user', content: [{ type: 'text', text: 'Again' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Again' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+            ],
+          },
         ],
         temperature: 0.3,
         stop: 'END',
@@ -67,7 +85,13 @@ for (const dialect of dialects) {
         messages: [
           { role: 'user', content: [{ type: 'text', text: 'Hello' }] },
           { role: 'assistant', content: [{ type: 'text', text: 'Salut' }] },
-          { role: 'user', content: [{ type: 'text', text: 'Again' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Again' },
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+            ],
+          },
         ],
       })
       const log = await lastLog()
@@ -109,7 +133,11 @@ for (const dialect of dialects) {
         model: 'claude-3-haiku-20240307',
         messages: [
           { role: 'user', content: 'Weather in Paris?' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lyon"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'toolu_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lyon"}' } }],
+          },
           { role: 'tool', tool_call_id: 'toolu_0', content: 'sunny' },
         ],
         tools,
@@ -122,10 +150,18 @@ for (const dialect of dialects) {
       const sent = f.fake.requests.at(-1)!.body
       assert.deepEqual(sent.tools, [{ name: 'get_weather', description: 'Weather of a city', input_schema: tools[0].function.parameters }])
       assert.deepEqual(sent.tool_choice, { type: 'any' })
-      assert.deepEqual(sent.messages[1], { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_0', name: 'get_weather', input: { city: 'Lyon' } }] })
+      assert.deepEqual(sent.messages[1], {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_0', name: 'get_weather', input: { city: 'Lyon' } }],
+      })
       assert.deepEqual(sent.messages[2], { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_0', content: 'sunny' }] })
 
-      const stream = await client.chat.completions.create({ model: 'claude-3-haiku-20240307', messages: [{ role: 'user', content: 'Weather?' }], tools, stream: true })
+      const stream = await client.chat.completions.create({
+        model: 'claude-3-haiku-20240307',
+        messages: [{ role: 'user', content: 'Weather?' }],
+        tools,
+        stream: true,
+      })
       let args = ''
       let name = ''
       for await (const c of stream) {
@@ -138,7 +174,10 @@ for (const dialect of dialects) {
     })
 
     it('turns a Claude error into the OpenAI error shape with its status', async () => {
-      f.fake.scenario('claude-dead', { status: 401, error: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } })
+      f.fake.scenario('claude-dead', {
+        status: 401,
+        error: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } },
+      })
       await f.channel({ type: 14, key: 'claude-dead', models: 'claude-3-opus-20240229' })
       await assert.rejects(
         client.chat.completions.create({ model: 'claude-3-opus-20240229', messages: [{ role: 'user', content: 'x' }] }),
@@ -147,10 +186,20 @@ for (const dialect of dialects) {
     })
 
     it('passes the Anthropic messages API through to Claude channels, streamed and not', async () => {
-      const body = { model: 'claude-3-5-sonnet-20241022', max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] }
+      const body = {
+        model: 'claude-3-5-sonnet-20241022',
+        max_tokens: 256,
+        system: 'Be brief.',
+        messages: [{ role: 'user', content: 'Hello' }],
+      }
       const res = await fetch(`${f.base}/v1/messages`, {
         method: 'POST',
-        headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', 'anthropic-beta': 'tools-2024-05-16', 'content-type': 'application/json' },
+        headers: {
+          'x-api-key': apiKey,
+          'anthropic-version': '2023-06-01',
+          'anthropic-beta': 'tools-2024-05-16',
+          'content-type': 'application/json',
+        },
         body: JSON.stringify(body),
       })
       assert.equal(res.status, 200)
@@ -176,8 +225,12 @@ for (const dialect of dialects) {
       assert.deepEqual([Number(log.prompt_tokens), Number(log.completion_tokens), Number(log.is_stream)], [20, 7, 1])
     })
 
-    it('answers /v1/messages errors in Anthropic\'s shape', async () => {
-      const bad = await fetch(`${f.base}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'sk-nope', 'content-type': 'application/json' }, body: '{"model":"x","max_tokens":1,"messages":[]}' })
+    it("answers /v1/messages errors in Anthropic's shape", async () => {
+      const bad = await fetch(`${f.base}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'sk-nope', 'content-type': 'application/json' },
+        body: '{"model":"x","max_tokens":1,"messages":[]}',
+      })
       assert.equal(bad.status, 401)
       const e = (await bad.json()) as any
       assert.equal(e.type, 'error')
@@ -198,7 +251,10 @@ for (const dialect of dialects) {
     it('translates to Gemini generateContent and back', async () => {
       const r = await client.chat.completions.create({
         model: 'gemini-1.5-flash',
-        messages: [{ role: 'system', content: 'Be terse.' }, { role: 'user', content: 'Hi' }],
+        messages: [
+          { role: 'system', content: 'Be terse.' },
+          { role: 'user', content: 'Hi' },
+        ],
         max_tokens: 64,
         temperature: 0.1,
       })
@@ -218,7 +274,12 @@ for (const dialect of dialects) {
     })
 
     it('translates a Gemini SSE stream and a Gemini function call', async () => {
-      const stream = await client.chat.completions.create({ model: 'gemini-1.5-flash', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } })
+      const stream = await client.chat.completions.create({
+        model: 'gemini-1.5-flash',
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
       let text = ''
       let usage: unknown = null
       for await (const c of stream) {
@@ -229,11 +290,17 @@ for (const dialect of dialects) {
       assert.deepEqual(usage, { prompt_tokens: 8, completion_tokens: 5, total_tokens: 13 })
       assert.equal(f.fake.requests.at(-1)!.path, '/v1beta/models/gemini-1.5-flash:streamGenerateContent?alt=sse')
 
-      const r = await client.chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'Weather?' }], tools })
+      const r = await client.chat.completions.create({
+        model: 'gemini-2.0-flash',
+        messages: [{ role: 'user', content: 'Weather?' }],
+        tools,
+      })
       const call = r.choices[0].message.tool_calls![0]
       assert.equal(r.choices[0].finish_reason, 'tool_calls')
       assert.deepEqual(call.type === 'function' && JSON.parse(call.function.arguments), { city: 'Paris' })
-      assert.deepEqual(f.fake.requests.at(-1)!.body.tools, [{ functionDeclarations: [{ name: 'get_weather', description: 'Weather of a city', parameters: tools[0].function.parameters }] }])
+      assert.deepEqual(f.fake.requests.at(-1)!.body.tools, [
+        { functionDeclarations: [{ name: 'get_weather', description: 'Weather of a city', parameters: tools[0].function.parameters }] },
+      ])
     })
 
     it('embeds through Gemini batchEmbedContents and counts the input', async () => {

@@ -26,7 +26,11 @@ for (const dialect of dialects) {
     const channel = (id: number) => f.s.ctx.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 
     it('tests one channel with a real call and records the time and a log', async () => {
-      const id = await f.channel({ key: 'test-one', models: 'gpt-4o,gpt-3.5-turbo', modelMapping: '{"gpt-3.5-turbo":"gpt-3.5-turbo-0125"}' })
+      const id = await f.channel({
+        key: 'test-one',
+        models: 'gpt-4o,gpt-3.5-turbo',
+        modelMapping: '{"gpt-3.5-turbo":"gpt-3.5-turbo-0125"}',
+      })
       const r = await root.get(`/api/channel/test/${id}?model=gpt-3.5-turbo`)
       assert.equal(r.body.success, true)
       assert.equal(typeof r.body.time, 'number')

@@ -94,7 +94,16 @@ export async function relayFixture(dialect: Dialect, options: Record<string, str
       const username = o.username ?? `r${process.pid % 1000}_${++n}`.slice(0, 12)
       const row = await db
         .insertInto('users')
-        .values({ username, password: 'x', display_name: username, role: o.role ?? 1, status: 1, quota: o.quota ?? 1_000_000, group: o.group ?? 'default', created_time: 0 })
+        .values({
+          username,
+          password: 'x',
+          display_name: username,
+          role: o.role ?? 1,
+          status: 1,
+          quota: o.quota ?? 1_000_000,
+          group: o.group ?? 'default',
+          created_time: 0,
+        })
         .returning('id')
         .executeTakeFirstOrThrow()
       await engine.ledger.reloadUser(Number(row.id))
@@ -187,8 +196,16 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what = 'c
 export async function ledgerOf(f: RelayFixture, userId: number, tokenId: number) {
   await f.idle()
   const db = f.s.ctx.db
-  const user = await db.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', userId).executeTakeFirstOrThrow()
-  const token = await db.selectFrom('tokens').select(['remain_quota', 'used_quota', 'status']).where('id', '=', tokenId).executeTakeFirstOrThrow()
+  const user = await db
+    .selectFrom('users')
+    .select(['quota', 'used_quota', 'request_count'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow()
+  const token = await db
+    .selectFrom('tokens')
+    .select(['remain_quota', 'used_quota', 'status'])
+    .where('id', '=', tokenId)
+    .executeTakeFirstOrThrow()
   const logs = await db.selectFrom('logs').select(['quota']).where('token_id', '=', tokenId).where('type', '=', 2).execute()
   return {
     user: { quota: Number(user.quota), used: Number(user.used_quota), count: Number(user.request_count) },

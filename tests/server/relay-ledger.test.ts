@@ -96,7 +96,11 @@ for (const dialect of dialects) {
       // the console's relative top-ups, announced on the bus, interleaved with settles and flushes
       for (let i = 0; i < 5; i++) {
         await new Promise((r) => setTimeout(r, 8))
-        await f.s.ctx.db.updateTable('users').set({ quota: sql`quota + 1000` }).where('id', '=', userId).execute()
+        await f.s.ctx.db
+          .updateTable('users')
+          .set({ quota: sql`quota + 1000` })
+          .where('id', '=', userId)
+          .execute()
         f.s.ctx.bus.emit('users', userId)
         await f.engine.ledger.flush()
       }
@@ -135,8 +139,16 @@ for (const dialect of dialects) {
       assert.equal((await mixed(f, token.key, 0)).status, 200)
       await f.idle()
       // another instance sharing the database settles its own batch: relative updates, no bus event here
-      await f.s.ctx.db.updateTable('users').set({ quota: sql`quota - 30000`, used_quota: sql`used_quota + 30000` }).where('id', '=', userId).execute()
-      await f.s.ctx.db.updateTable('tokens').set({ remain_quota: sql`remain_quota - 20000` }).where('id', '=', token.id).execute()
+      await f.s.ctx.db
+        .updateTable('users')
+        .set({ quota: sql`quota - 30000`, used_quota: sql`used_quota + 30000` })
+        .where('id', '=', userId)
+        .execute()
+      await f.s.ctx.db
+        .updateTable('tokens')
+        .set({ remain_quota: sql`remain_quota - 20000` })
+        .where('id', '=', token.id)
+        .execute()
       assert.equal((await mixed(f, token.key, 0)).status, 200)
       await f.idle()
       const l = await ledgerOf(f, userId, token.id)
@@ -165,7 +177,11 @@ for (const dialect of dialects) {
         // let that flush take the batch and hand it to the writer, then go idle while it commits
         await new Promise((r) => setImmediate(r))
         await f.engine.idle()
-        const n = await f.s.ctx.db.selectFrom('logs').select(sql<number>`count(*)`.as('n')).where('token_id', '=', token.id).executeTakeFirstOrThrow()
+        const n = await f.s.ctx.db
+          .selectFrom('logs')
+          .select(sql<number>`count(*)`.as('n'))
+          .where('token_id', '=', token.id)
+          .executeTakeFirstOrThrow()
         assert.equal(Number(n.n), 30)
         await writing
       } finally {
@@ -202,7 +218,8 @@ for (const dialect of dialects) {
       await f.idle()
       return f.s.ctx.db.selectFrom('logs').selectAll().where('token_id', '=', token).orderBy('id', 'desc').executeTakeFirstOrThrow()
     }
-    const chat = (key: string, model: string) => f.call(key, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })
+    const chat = (key: string, model: string) =>
+      f.call(key, 'POST', '/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })
 
     it('charges a per-call price times the group ratio, whatever the tokens', async () => {
       const vip = await f.user({ quota: 1_000_000, group: 'vip' })
@@ -252,11 +269,17 @@ for (const dialect of dialects) {
       // a timer that never fires before the stop: only the close hook can write the batch
       f.engine.ledger.stop()
       for (let i = 0; i < 7; i++) assert.equal((await mixed(f, token.key, 0)).status, 200)
-      const before = await f.s.ctx.db.selectFrom('logs').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()
+      const before = await f.s.ctx.db
+        .selectFrom('logs')
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow()
       assert.equal(Number(before.n), 0, 'nothing written on the request path')
       let seen: { logs: number; used: number } | null = null
       f.s.ctx.onClose.push(async () => {
-        const logs = await f.s.ctx.db.selectFrom('logs').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()
+        const logs = await f.s.ctx.db
+          .selectFrom('logs')
+          .select(sql<number>`count(*)`.as('n'))
+          .executeTakeFirstOrThrow()
         const user = await f.s.ctx.db.selectFrom('users').select('used_quota').where('id', '=', userId).executeTakeFirstOrThrow()
         seen = { logs: Number(logs.n), used: Number(user.used_quota) }
       })

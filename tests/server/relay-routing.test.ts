@@ -121,7 +121,9 @@ for (const dialect of dialects) {
       const light = await f.channel({ key: 'w-light', models: model, weight: 10 })
       const zero = await f.channel({ key: 'w-zero', models: model, weight: 0 })
       for (let i = 0; i < 2000; i += 50) {
-        await Promise.all(Array.from({ length: 50 }, () => f.call(key, 'POST', '/v1/chat/completions', chat(model)).then((r) => r.arrayBuffer())))
+        await Promise.all(
+          Array.from({ length: 50 }, () => f.call(key, 'POST', '/v1/chat/completions', chat(model)).then((r) => r.arrayBuffer())),
+        )
       }
       const total = 2000
       const share = (k: string) => (f.fake.hits.get(k) ?? 0) / total
@@ -134,7 +136,11 @@ for (const dialect of dialects) {
 
     it('maps the model per channel, rewriting only that field, and prices the requested model', async () => {
       await f.channel({ key: 'mapper', models: 'gpt-4', modelMapping: '{"gpt-4":"gpt-4-0613"}' })
-      const res = await f.call(key, 'POST', '/v1/chat/completions', { model: 'gpt-4', messages: [{ role: 'user', content: 'hi' }], temperature: 0.2 })
+      const res = await f.call(key, 'POST', '/v1/chat/completions', {
+        model: 'gpt-4',
+        messages: [{ role: 'user', content: 'hi' }],
+        temperature: 0.2,
+      })
       assert.equal(res.status, 200)
       const sent = f.fake.requests.at(-1)!
       assert.equal(sent.body.model, 'gpt-4-0613')
@@ -177,10 +183,14 @@ for (const dialect of dialects) {
 
     it('auto-disables on an invalid key or exhausted provider quota, only when enabled and allowed', async () => {
       const model = fresh()
-      f.fake.scenario('dead-key', { status: 401, error: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } })
+      f.fake.scenario('dead-key', {
+        status: 401,
+        error: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } },
+      })
       const dead = await f.channel({ key: 'dead-key', models: model, priority: 1 })
       await f.channel({ key: 'alive', models: model, priority: 0 })
-      const status = async (id: number) => Number((await f.s.ctx.db.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status)
+      const status = async (id: number) =>
+        Number((await f.s.ctx.db.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status)
 
       assert.equal((await f.call(key, 'POST', '/v1/chat/completions', chat(model))).status, 401)
       await f.idle()
@@ -195,14 +205,25 @@ for (const dialect of dialects) {
       assert.equal((await f.call(key, 'POST', '/v1/chat/completions', chat(model))).status, 401)
       await f.idle()
       assert.equal(await status(dead), 3)
-      const info = JSON.parse((await f.s.ctx.db.selectFrom('channels').select('other_info').where('id', '=', dead).executeTakeFirstOrThrow()).other_info)
+      const info = JSON.parse(
+        (await f.s.ctx.db.selectFrom('channels').select('other_info').where('id', '=', dead).executeTakeFirstOrThrow()).other_info,
+      )
       assert.match(info.status_reason, /Incorrect API key/)
       // the next call no longer picks it
       assert.equal((await f.call(key, 'POST', '/v1/chat/completions', chat(model))).status, 200)
       assert.equal(f.fake.hits.get('alive'), 1)
 
       const m2 = fresh()
-      f.fake.scenario('broke', { status: 429, error: { error: { message: 'You exceeded your current quota, please check your plan', type: 'insufficient_quota', code: 'insufficient_quota' } } })
+      f.fake.scenario('broke', {
+        status: 429,
+        error: {
+          error: {
+            message: 'You exceeded your current quota, please check your plan',
+            type: 'insufficient_quota',
+            code: 'insufficient_quota',
+          },
+        },
+      })
       const broke = await f.channel({ key: 'broke', models: m2 })
       await f.call(key, 'POST', '/v1/chat/completions', chat(m2))
       await f.idle()
@@ -243,8 +264,18 @@ for (const dialect of dialects) {
 
     it('resyncs thousands of tokens page by page, dropping deleted ones', async () => {
       const owner = await f.user({ quota: 1e9 })
-      const rows = Array.from({ length: 4500 }, (_, i) => ({ user_id: owner, key: `bulk${String(i).padStart(6, '0')}`, name: `bulk ${i}`, remain_quota: 1000, group: '' }))
-      for (let i = 0; i < rows.length; i += 500) await f.s.ctx.db.insertInto('tokens').values(rows.slice(i, i + 500)).execute()
+      const rows = Array.from({ length: 4500 }, (_, i) => ({
+        user_id: owner,
+        key: `bulk${String(i).padStart(6, '0')}`,
+        name: `bulk ${i}`,
+        remain_quota: 1000,
+        group: '',
+      }))
+      for (let i = 0; i < rows.length; i += 500)
+        await f.s.ctx.db
+          .insertInto('tokens')
+          .values(rows.slice(i, i + 500))
+          .execute()
       await f.s.ctx.db.deleteFrom('tokens').where('key', '=', 'bulk002000').execute()
       await f.refresh()
       assert.ok(f.engine.state.tokensByKey.has('bulk000000'))

@@ -22,7 +22,9 @@ for (const dialect of dialects) {
       f = await relayFixture(dialect)
       userId = await f.user({ quota: 10_000_000 })
       token = await f.token(userId, { remain: 5_000_000 })
-      channelId = await f.channel({ models: 'gpt-3.5-turbo,gpt-4o,text-embedding-3-small,gpt-3.5-turbo-instruct,dall-e-3,text-moderation-stable,tts-1,whisper-1' })
+      channelId = await f.channel({
+        models: 'gpt-3.5-turbo,gpt-4o,text-embedding-3-small,gpt-3.5-turbo-instruct,dall-e-3,text-moderation-stable,tts-1,whisper-1',
+      })
       client = new OpenAI({ apiKey: token.key, baseURL: `${f.base}/v1`, maxRetries: 0 })
     })
     after(() => f.close())
@@ -38,7 +40,12 @@ for (const dialect of dialects) {
       assert.equal(before.user.quota - after.user.quota, 5)
       assert.equal(before.token.remain - after.token.remain, 5)
       assert.equal(after.user.count - before.user.count, 1)
-      const log = await f.s.ctx.db.selectFrom('logs').selectAll().where('token_id', '=', token.id).orderBy('id', 'desc').executeTakeFirstOrThrow()
+      const log = await f.s.ctx.db
+        .selectFrom('logs')
+        .selectAll()
+        .where('token_id', '=', token.id)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow()
       assert.equal(log.type, 2)
       assert.equal(log.model_name, 'gpt-3.5-turbo')
       assert.equal(Number(log.quota), 5)
@@ -48,7 +55,13 @@ for (const dialect of dialects) {
       assert.equal(Number(log.is_stream), 0)
       assert.match(log.token_name, /^token /)
       assert.equal(log.content, 'model ratio 0.25, completion ratio 3, group ratio 1')
-      assert.deepEqual(JSON.parse(log.other), { model_ratio: 0.25, model_price: -1, completion_ratio: 3, group_ratio: 1, admin_info: { use_channel: [channelId] } })
+      assert.deepEqual(JSON.parse(log.other), {
+        model_ratio: 0.25,
+        model_price: -1,
+        completion_ratio: 3,
+        group_ratio: 1,
+        admin_info: { use_channel: [channelId] },
+      })
       const ch = await f.s.ctx.db.selectFrom('channels').select('used_quota').where('id', '=', channelId).executeTakeFirstOrThrow()
       assert.ok(Number(ch.used_quota) >= 5)
     })
@@ -58,11 +71,18 @@ for (const dialect of dialects) {
       const res = await f.call(token.key, 'POST', '/v1/chat/completions', body)
       assert.equal(res.status, 200)
       assert.equal(f.fake.requests.at(-1)!.raw, body)
-      assert.equal(f.fake.requests.at(-1)!.headers.authorization, `Bearer ${(await f.s.ctx.db.selectFrom('channels').select('key').where('id', '=', channelId).executeTakeFirstOrThrow()).key}`)
+      assert.equal(
+        f.fake.requests.at(-1)!.headers.authorization,
+        `Bearer ${(await f.s.ctx.db.selectFrom('channels').select('key').where('id', '=', channelId).executeTakeFirstOrThrow()).key}`,
+      )
     })
 
     it('streams chat chunks and charges the usage the upstream reported', async () => {
-      const stream = await client.chat.completions.create({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }], stream: true })
+      const stream = await client.chat.completions.create({
+        model: 'gpt-3.5-turbo',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+      })
       let text = ''
       let usageChunks = 0
       for await (const c of stream) {
@@ -74,7 +94,12 @@ for (const dialect of dialects) {
       const sent = f.fake.requests.at(-1)!.body
       assert.deepEqual(sent.stream_options, { include_usage: true })
       await f.idle()
-      const log = await f.s.ctx.db.selectFrom('logs').selectAll().where('token_id', '=', token.id).orderBy('id', 'desc').executeTakeFirstOrThrow()
+      const log = await f.s.ctx.db
+        .selectFrom('logs')
+        .selectAll()
+        .where('token_id', '=', token.id)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow()
       assert.equal(Number(log.is_stream), 1)
       assert.equal(Number(log.prompt_tokens), 12)
       assert.equal(Number(log.completion_tokens), 3)
@@ -124,7 +149,13 @@ for (const dialect of dialects) {
       const key = `nousage2-${dialect}`
       f.fake.scenario(key, { usage: false, text: 'short answer' })
       const id = await f.channel({ key, models: 'gpt-4o-2024-08-06' })
-      await client.chat.completions.create({ model: 'gpt-4o-2024-08-06', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello' }] })
+      await client.chat.completions.create({
+        model: 'gpt-4o-2024-08-06',
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hello' },
+        ],
+      })
       await f.idle()
       const { Tiktoken: T } = await import('js-tiktoken/lite')
       const o200k = new T((await import('js-tiktoken/ranks/o200k_base')).default)
@@ -138,12 +169,25 @@ for (const dialect of dialects) {
       const key = `tools-${dialect}`
       f.fake.scenario(key, { toolCall: true })
       await f.channel({ key, models: 'gpt-4o-mini' })
-      const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]
+      const tools = [
+        {
+          type: 'function' as const,
+          function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+        },
+      ]
       const r = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'weather?' }], tools })
       assert.equal(r.choices[0].finish_reason, 'tool_calls')
-      assert.equal(r.choices[0].message.tool_calls?.[0].type === 'function' && r.choices[0].message.tool_calls[0].function.name, 'get_weather')
+      assert.equal(
+        r.choices[0].message.tool_calls?.[0].type === 'function' && r.choices[0].message.tool_calls[0].function.name,
+        'get_weather',
+      )
       assert.deepEqual(f.fake.requests.at(-1)!.body.tools, tools)
-      const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'weather?' }], tools, stream: true })
+      const stream = await client.chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'weather?' }],
+        tools,
+        stream: true,
+      })
       let args = ''
       for await (const c of stream) args += c.choices[0]?.delta?.tool_calls?.[0]?.function?.arguments ?? ''
       assert.deepEqual(JSON.parse(args), { city: 'Paris' })
@@ -172,16 +216,25 @@ for (const dialect of dialects) {
       assert.equal(Number(by['tts-1'].quota), 83)
       assert.equal(Number(by['whisper-1'].completion_tokens), count('Hello from the fake upstream, how can I help?'))
       assert.equal(Number(by['text-moderation-stable'].prompt_tokens), count('hello'))
-      assert.equal(f.fake.requests.find((r) => r.path === '/v1/audio/transcriptions')?.headers['content-type']?.toString().startsWith('multipart/form-data'), true)
+      assert.equal(
+        f.fake.requests
+          .find((r) => r.path === '/v1/audio/transcriptions')
+          ?.headers['content-type']?.toString()
+          .startsWith('multipart/form-data'),
+        true,
+      )
     })
 
-    it('lists the models of the group, or the token\'s model limits', async () => {
+    it("lists the models of the group, or the token's model limits", async () => {
       const all = (await client.models.list()).data.map((m) => m.id)
       assert.ok(all.includes('gpt-3.5-turbo') && all.includes('gpt-4o') && all.includes('whisper-1'))
       assert.ok(!all.includes('claude-3-haiku-20240307'))
       const limited = await f.token(userId, { modelLimits: 'gpt-4o,text-embedding-3-small' })
       const c2 = new OpenAI({ apiKey: limited.key, baseURL: `${f.base}/v1`, maxRetries: 0 })
-      assert.deepEqual((await c2.models.list()).data.map((m) => m.id), ['gpt-4o', 'text-embedding-3-small'])
+      assert.deepEqual(
+        (await c2.models.list()).data.map((m) => m.id),
+        ['gpt-4o', 'text-embedding-3-small'],
+      )
       assert.equal((await c2.models.retrieve('gpt-4o')).id, 'gpt-4o')
       await assert.rejects(c2.models.retrieve('gpt-3.5-turbo'), (e: any) => e.status === 404)
       await assert.rejects(
@@ -193,7 +246,10 @@ for (const dialect of dialects) {
     it('refuses bad, disabled, expired and exhausted keys with 401 and a clear message', async () => {
       const msg = [{ role: 'user' as const, content: 'x' }]
       const bad = new OpenAI({ apiKey: 'sk-notakey', baseURL: `${f.base}/v1`, maxRetries: 0 })
-      await assert.rejects(bad.chat.completions.create({ model: 'gpt-4o', messages: msg }), (e: any) => e instanceof OpenAI.AuthenticationError && /invalid API key/.test(e.message))
+      await assert.rejects(
+        bad.chat.completions.create({ model: 'gpt-4o', messages: msg }),
+        (e: any) => e instanceof OpenAI.AuthenticationError && /invalid API key/.test(e.message),
+      )
       const res = await fetch(`${f.base}/v1/chat/completions`, { method: 'POST', body: '{}' })
       assert.equal(res.status, 401)
       const body = (await res.json()) as any
@@ -203,36 +259,58 @@ for (const dialect of dialects) {
 
       const disabled = await f.token(userId, { status: 2 })
       await assert.rejects(
-        new OpenAI({ apiKey: disabled.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: msg }),
+        new OpenAI({ apiKey: disabled.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({
+          model: 'gpt-4o',
+          messages: msg,
+        }),
         (e: any) => e.status === 401 && /disabled/.test(e.message),
       )
       const expired = await f.token(userId, { expired: Math.floor(Date.now() / 1000) - 10 })
       await assert.rejects(
-        new OpenAI({ apiKey: expired.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: msg }),
+        new OpenAI({ apiKey: expired.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({
+          model: 'gpt-4o',
+          messages: msg,
+        }),
         (e: any) => e.status === 401 && /expired/.test(e.message),
       )
       const exhausted = await f.token(userId, { remain: 0 })
       await assert.rejects(
-        new OpenAI({ apiKey: exhausted.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: msg }),
+        new OpenAI({ apiKey: exhausted.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({
+          model: 'gpt-4o',
+          messages: msg,
+        }),
         (e: any) => e.status === 401 && /used up its quota/.test(e.message),
       )
       await f.idle()
-      const statuses = await f.s.ctx.db.selectFrom('tokens').select(['id', 'status']).where('id', 'in', [expired.id, exhausted.id]).execute()
+      const statuses = await f.s.ctx.db
+        .selectFrom('tokens')
+        .select(['id', 'status'])
+        .where('id', 'in', [expired.id, exhausted.id])
+        .execute()
       assert.deepEqual(Object.fromEntries(statuses.map((t) => [Number(t.id), Number(t.status)])), { [expired.id]: 3, [exhausted.id]: 4 })
       // an unlimited token ignores its remaining quota
       const unlimited = await f.token(userId, { remain: 0, unlimited: true })
-      const ok = await new OpenAI({ apiKey: unlimited.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: msg })
+      const ok = await new OpenAI({ apiKey: unlimited.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({
+        model: 'gpt-4o',
+        messages: msg,
+      })
       assert.equal(ok.object, 'chat.completion')
     })
 
     it('allows a key only from its allowed addresses', async () => {
       const elsewhere = await f.token(userId, { allowIps: '10.1.2.3' })
       await assert.rejects(
-        new OpenAI({ apiKey: elsewhere.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+        new OpenAI({ apiKey: elsewhere.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({
+          model: 'gpt-4o',
+          messages: [{ role: 'user', content: 'x' }],
+        }),
         (e: any) => e.status === 403 && /may not be used from 127.0.0.1/.test(e.message),
       )
       const here = await f.token(userId, { allowIps: '10.1.2.3\n127.0.0.1' })
-      const ok = await new OpenAI({ apiKey: here.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] })
+      const ok = await new OpenAI({ apiKey: here.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'x' }],
+      })
       assert.equal(ok.object, 'chat.completion')
     })
 
@@ -243,7 +321,10 @@ for (const dialect of dialects) {
       await f.s.ctx.db.updateTable('tokens').set({ status: 2 }).where('id', '=', t.id).execute()
       f.s.ctx.bus.emit('tokens', t.id)
       await waitFor(() => f.engine.state.tokensById.get(t.id)?.status === 2, 'the token reload')
-      await assert.rejects(c2.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }), (e: any) => e.status === 401)
+      await assert.rejects(
+        c2.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+        (e: any) => e.status === 401,
+      )
       // a key created after start (no bus event) is found in the database on first use
       const late = randomKey(48)
       await f.s.ctx.db.insertInto('tokens').values({ user_id: userId, key: late, name: 'late', remain_quota: 100_000, group: '' }).execute()
@@ -263,20 +344,29 @@ for (const dialect of dialects) {
       const poor = await f.user({ quota: 0 })
       const t = await f.token(poor)
       await assert.rejects(
-        new OpenAI({ apiKey: t.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+        new OpenAI({ apiKey: t.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({
+          model: 'gpt-4o',
+          messages: [{ role: 'user', content: 'x' }],
+        }),
         (e: any) => e.status === 403 && e.code === 'insufficient_user_quota',
       )
       const t2 = await f.token(userId, { remain: 10 })
       // gpt-4o without max_tokens holds PreConsumedQuota (500) x 1.25 = 625 > 10
       await assert.rejects(
-        new OpenAI({ apiKey: t2.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+        new OpenAI({ apiKey: t2.key, baseURL: `${f.base}/v1`, maxRetries: 0 }).chat.completions.create({
+          model: 'gpt-4o',
+          messages: [{ role: 'user', content: 'x' }],
+        }),
         (e: any) => e.status === 403 && e.code === 'insufficient_token_quota',
       )
     })
 
     it('passes an upstream 400 through with its message and charges nothing', async () => {
       const key = `bad-request-${dialect}`
-      f.fake.scenario(key, { status: 400, error: { error: { message: 'messages must not be empty', type: 'invalid_request_error', code: 'empty_messages' } } })
+      f.fake.scenario(key, {
+        status: 400,
+        error: { error: { message: 'messages must not be empty', type: 'invalid_request_error', code: 'empty_messages' } },
+      })
       await f.channel({ key, models: 'gpt-4-turbo' })
       const before = await ledgerOf(f, userId, token.id)
       await assert.rejects(

@@ -31,9 +31,22 @@ for (const dialect of dialects) {
 
     it('passes the upstream SSE bytes through unchanged when the client asked for usage itself', async () => {
       const id = await f.channel({ key: 'bytes', models: 'gpt-3.5-turbo' })
-      const body = { model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } }
-      const direct = await fetch(`${f.fake.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer bytes', 'content-type': 'application/json' }, body: JSON.stringify(body) })
-      const relayed = await fetch(`${f.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const body = {
+        model: 'gpt-3.5-turbo',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      }
+      const direct = await fetch(`${f.fake.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer bytes', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      const relayed = await fetch(`${f.base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       assert.equal(relayed.headers.get('content-type'), 'text/event-stream; charset=utf-8')
       const norm = (s: string) => s.replace(/"created":\d+/g, '"created":0')
       assert.equal(norm(await relayed.text()), norm(await direct.text()))
@@ -103,7 +116,11 @@ for (const dialect of dialects) {
       assert.equal(Number(log.completion_tokens), first5)
       // the official SDK raises it
       const client = new OpenAI({ apiKey: token.key, baseURL: `${f.base}/v1`, maxRetries: 0 })
-      const stream = await client.chat.completions.create({ model: 'gpt-4-0314', messages: [{ role: 'user', content: 'go' }], stream: true })
+      const stream = await client.chat.completions.create({
+        model: 'gpt-4-0314',
+        messages: [{ role: 'user', content: 'go' }],
+        stream: true,
+      })
       await assert.rejects(
         (async () => {
           for await (const _ of stream) void _
@@ -116,7 +133,11 @@ for (const dialect of dialects) {
     it('streams legacy completions and counts them when the upstream has no usage', async () => {
       f.fake.scenario('legacy', { usage: false, text: 'alpha beta gamma', chunks: 3 })
       const id = await f.channel({ key: 'legacy', models: 'gpt-3.5-turbo-instruct' })
-      const res = await f.call(token.key, 'POST', '/v1/completions', { model: 'gpt-3.5-turbo-instruct', prompt: 'Say three words', stream: true })
+      const res = await f.call(token.key, 'POST', '/v1/completions', {
+        model: 'gpt-3.5-turbo-instruct',
+        prompt: 'Say three words',
+        stream: true,
+      })
       const text = await res.text()
       assert.match(text, /alpha/)
       assert.match(text, /data: \[DONE\]/)

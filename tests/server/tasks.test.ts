@@ -83,9 +83,31 @@ for (const dialect of dialects) {
       )
       const t = rows[1]!
       for (const f of [
-        'id', 'created_at', 'channel_id', 'action', 'mj_id', 'status', 'progress', 'url', 'image_url', 'audio_url', 'result',
-        'prompt', 'prompt_en', 'fail_reason', 'submit_time', 'finish_time', 'qtime', 'video_duration', 'duration',
-        'platform', 'text', 'title', 'data', 'code', 'description',
+        'id',
+        'created_at',
+        'channel_id',
+        'action',
+        'mj_id',
+        'status',
+        'progress',
+        'url',
+        'image_url',
+        'audio_url',
+        'result',
+        'prompt',
+        'prompt_en',
+        'fail_reason',
+        'submit_time',
+        'finish_time',
+        'qtime',
+        'video_duration',
+        'duration',
+        'platform',
+        'text',
+        'title',
+        'data',
+        'code',
+        'description',
       ]) {
         assert.ok(f in t, `task lacks ${f}`)
       }

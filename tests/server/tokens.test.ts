@@ -74,8 +74,14 @@ for (const dialect of dialects) {
       const page0 = (await u.get('/api/token/?p=0')).body.data as any[]
       assert.equal(page0.length, 10)
       assert.equal(page0[0].name, 't11')
-      assert.deepEqual(page0.map((t) => t.id), [...page0.map((t) => t.id)].sort((a, b) => b - a))
-      assert.deepEqual(((await u.get('/api/token/?p=1')).body.data as any[]).map((t) => t.name), ['t1', 't0'])
+      assert.deepEqual(
+        page0.map((t) => t.id),
+        [...page0.map((t) => t.id)].sort((a, b) => b - a),
+      )
+      assert.deepEqual(
+        ((await u.get('/api/token/?p=1')).body.data as any[]).map((t) => t.name),
+        ['t1', 't0'],
+      )
       assert.equal(((await u.get('/api/token/?p=0&size=5')).body.data as any[]).length, 5)
       assert.equal(((await u.get('/api/token/?p=0&size=1000')).body.data as any[]).length, 12)
       assert.equal((await u.get('/api/token/?p=x')).status, 400)
@@ -101,11 +107,22 @@ for (const dialect of dialects) {
     it('edits a token in full and answers the new token', async () => {
       const u = await s.user()
       const t = (await u.post('/api/token/', { name: 'before', remain_quota: 5 })).body.data
-      const r = await u.put('/api/token/', { ...t, name: 'after', remain_quota: 77, unlimited_quota: true, expired_time: now() + 3600, model_limits: 'a,b', model_limits_enabled: true })
+      const r = await u.put('/api/token/', {
+        ...t,
+        name: 'after',
+        remain_quota: 77,
+        unlimited_quota: true,
+        expired_time: now() + 3600,
+        model_limits: 'a,b',
+        model_limits_enabled: true,
+      })
       assert.equal(r.body.success, true, r.body.message)
       assert.equal(r.body.data.name, 'after')
       const row = await stored(t.id)
-      assert.deepEqual([row.name, row.remain_quota, row.unlimited_quota, row.model_limits, row.model_limits_enabled, row.key], ['after', 77, 1, 'a,b', 1, t.key])
+      assert.deepEqual(
+        [row.name, row.remain_quota, row.unlimited_quota, row.model_limits, row.model_limits_enabled, row.key],
+        ['after', 77, 1, 'a,b', 1, t.key],
+      )
       assert.equal((await u.put('/api/token/', { id: t.id, name: '' })).status, 400)
     })
 
@@ -123,7 +140,11 @@ for (const dialect of dialects) {
     it('reports and stores an expired token as 3 and refuses to re-enable it', async () => {
       const u = await s.user()
       const t = (await u.post('/api/token/', { name: 'old', remain_quota: 5, expired_time: now() + 3600 })).body.data
-      await s.ctx.db.updateTable('tokens').set({ expired_time: now() - 10 }).where('id', '=', t.id).execute()
+      await s.ctx.db
+        .updateTable('tokens')
+        .set({ expired_time: now() - 10 })
+        .where('id', '=', t.id)
+        .execute()
       events.length = 0
       const listed = ((await u.get('/api/token/')).body.data as any[]).find((x) => x.id === t.id)
       assert.equal(listed.status, 3)
@@ -165,7 +186,10 @@ for (const dialect of dialects) {
       assert.deepEqual(await ids(`token=sk-${b.key}`), [b.id])
       assert.deepEqual(await ids(`token=${b.key}`), [b.id])
       assert.deepEqual(await ids(`token=${b.key.slice(0, 10)}`), [b.id])
-      assert.deepEqual(await ids(`token=${b.key.slice(0, 10).toLowerCase() === b.key.slice(0, 10) ? 'ZZZZ' : b.key.slice(0, 10).toLowerCase()}`), [])
+      assert.deepEqual(
+        await ids(`token=${b.key.slice(0, 10).toLowerCase() === b.key.slice(0, 10) ? 'ZZZZ' : b.key.slice(0, 10).toLowerCase()}`),
+        [],
+      )
       assert.deepEqual(await ids('keyword=%25'), [])
       assert.deepEqual((await ids('keyword=&token=')).sort(), [a.id, b.id].sort())
     })
@@ -179,7 +203,10 @@ for (const dialect of dialects) {
       assert.equal((await u.del(`/api/token/${b.id}`)).body.success, true)
       assert.equal((await u.del(`/api/token/${b.id}`)).body.success, false)
       assert.deepEqual((await u.get('/api/token/')).body.data, [])
-      assert.deepEqual(events, [['tokens', a.id], ['tokens', b.id]])
+      assert.deepEqual(events, [
+        ['tokens', a.id],
+        ['tokens', b.id],
+      ])
     })
 
     it('tells the caches after every change', async () => {
@@ -188,7 +215,11 @@ for (const dialect of dialects) {
       const t = (await u.post('/api/token/', { name: 'watched', remain_quota: 1 })).body.data
       await u.put('/api/token/', { id: t.id, name: 'watched2' })
       await u.put('/api/token/?status_only=true', { id: t.id, status: 2 })
-      assert.deepEqual(events, [['tokens', t.id], ['tokens', t.id], ['tokens', t.id]])
+      assert.deepEqual(events, [
+        ['tokens', t.id],
+        ['tokens', t.id],
+        ['tokens', t.id],
+      ])
     })
   })
 }

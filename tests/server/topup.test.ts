@@ -8,8 +8,12 @@ const KEY = 'epay-merchant-key'
 
 /** The epay signature, written out independently of server/lib/epay.ts. */
 function md5Sign(params: Record<string, string>, key: string): string {
-  const keys = Object.keys(params).filter((k) => k !== 'sign' && k !== 'sign_type' && params[k] !== '').sort()
-  return createHash('md5').update(keys.map((k) => `${k}=${params[k]}`).join('&') + key).digest('hex')
+  const keys = Object.keys(params)
+    .filter((k) => k !== 'sign' && k !== 'sign_type' && params[k] !== '')
+    .sort()
+  return createHash('md5')
+    .update(keys.map((k) => `${k}=${params[k]}`).join('&') + key)
+    .digest('hex')
 }
 
 /** The query string a payment platform sends back for a paid order. */
@@ -122,7 +126,17 @@ for (const dialect of dialects) {
       assert.equal(r.body.message, 'success')
       assert.equal(r.body.url, 'https://pay.example.com/submit.php')
       const form = r.body.data as Record<string, string>
-      assert.deepEqual(Object.keys(form).sort(), ['money', 'name', 'notify_url', 'out_trade_no', 'pid', 'return_url', 'sign', 'sign_type', 'type'])
+      assert.deepEqual(Object.keys(form).sort(), [
+        'money',
+        'name',
+        'notify_url',
+        'out_trade_no',
+        'pid',
+        'return_url',
+        'sign',
+        'sign_type',
+        'type',
+      ])
       assert.equal(form.pid, '1001')
       assert.equal(form.type, 'wxpay')
       assert.equal(form.money, '36.50')
@@ -172,7 +186,10 @@ for (const dialect of dialects) {
       try {
         const u = await s.user()
         const form = await order(u, 4)
-        assert.equal((await s.anon.get(`/api/user/epay/notify?${notifyQuery({ out_trade_no: form.out_trade_no, money: form.money })}`)).body.message, 'success')
+        assert.equal(
+          (await s.anon.get(`/api/user/epay/notify?${notifyQuery({ out_trade_no: form.out_trade_no, money: form.money })}`)).body.message,
+          'success',
+        )
         assert.equal(await quotaOf(u.id), 4000)
       } finally {
         await s.ctx.options.set('QuotaPerUnit', '500000')

@@ -15,17 +15,25 @@ for (const dialect of dialects) {
     after(() => s.close())
 
     const row = (id: number) => s.ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
-    const login = async (username: string, password: string) => (await new Client(s).post('/api/user/login', { username, password })).body.success
+    const login = async (username: string, password: string) =>
+      (await new Client(s).post('/api/user/login', { username, password })).body.success
 
     it('lists ten users a page, newest first, cancelled ones included, without secrets', async () => {
       const made = []
       for (let i = 0; i < 12; i++) made.push(await s.user())
-      await s.ctx.db.updateTable('users').set({ deleted_at: 1_700_000_000, access_token: 'secret-access-token' }).where('id', '=', made[11]!.id).execute()
+      await s.ctx.db
+        .updateTable('users')
+        .set({ deleted_at: 1_700_000_000, access_token: 'secret-access-token' })
+        .where('id', '=', made[11]!.id)
+        .execute()
       const first = await root.get('/api/user/?p=0')
       assert.equal(first.body.success, true)
       const page0 = first.body.data as any[]
       assert.equal(page0.length, 10)
-      assert.deepEqual(page0.map((u) => u.id), [...page0.map((u) => u.id)].sort((a, b) => b - a))
+      assert.deepEqual(
+        page0.map((u) => u.id),
+        [...page0.map((u) => u.id)].sort((a, b) => b - a),
+      )
       assert.equal(page0[0].id, made[11]!.id)
       assert.ok(page0[0].DeletedAt, 'a cancelled user carries DeletedAt')
       assert.equal(page0[1].DeletedAt, null)
@@ -41,7 +49,11 @@ for (const dialect of dialects) {
     it('searches by username, display name, e-mail and id, and by group', async () => {
       const a = await s.user({ username: 'findme_a', group: 'vip' })
       const b = await s.user({ username: 'other_b' })
-      await s.ctx.db.updateTable('users').set({ email: 'Someone@Example.com', display_name: 'Display Zed' }).where('id', '=', b.id).execute()
+      await s.ctx.db
+        .updateTable('users')
+        .set({ email: 'Someone@Example.com', display_name: 'Display Zed' })
+        .where('id', '=', b.id)
+        .execute()
       const ids = async (q: string) => ((await root.get(`/api/user/search?${q}`)).body.data as any[]).map((u) => u.id)
       assert.deepEqual(await ids('keyword=findme'), [a.id])
       assert.deepEqual(await ids('keyword=example.com'), [b.id])
@@ -96,12 +108,22 @@ for (const dialect of dialects) {
       assert.equal(short.status, 400)
       assert.match(short.body.message, /password/)
       assert.equal((await admin.post('/api/user/', { username: 'longpass', password: 'p'.repeat(21) })).status, 400)
-      assert.equal(await s.ctx.db.selectFrom('users').select('id').where('username', 'in', ['shorty', 'longpass']).executeTakeFirst(), undefined)
+      assert.equal(
+        await s.ctx.db.selectFrom('users').select('id').where('username', 'in', ['shorty', 'longpass']).executeTakeFirst(),
+        undefined,
+      )
     })
 
     it('updates a user; a quota change writes a manage log naming old and new quota', async () => {
       const u = await s.user({ quota: 100 })
-      const r = await root.put('/api/user/', { id: u.id, username: u.username, display_name: 'Renamed', password: '', quota: 2500, group: 'vip' })
+      const r = await root.put('/api/user/', {
+        id: u.id,
+        username: u.username,
+        display_name: 'Renamed',
+        password: '',
+        quota: 2500,
+        group: 'vip',
+      })
       assert.equal(r.body.success, true, r.body.message)
       const after = (await row(u.id))!
       assert.equal(after.display_name, 'Renamed')
@@ -113,7 +135,11 @@ for (const dialect of dialects) {
       assert.match(logs[0]!.content, /100/)
       assert.match(logs[0]!.content, /2500/)
       await root.put('/api/user/', { id: u.id, display_name: 'Again' })
-      assert.equal((await s.ctx.db.selectFrom('logs').select('id').where('user_id', '=', u.id).where('type', '=', 3).execute()).length, 1, 'no log without a quota change')
+      assert.equal(
+        (await s.ctx.db.selectFrom('logs').select('id').where('user_id', '=', u.id).where('type', '=', 3).execute()).length,
+        1,
+        'no log without a quota change',
+      )
       assert.equal((await root.put('/api/user/', { id: u.id, password: 'fresh-password' })).body.success, true)
       assert.equal(await login(u.username, 'fresh-password'), true)
       assert.equal((await root.put('/api/user/', { id: u.id, quota: 1.5 })).status, 400)
@@ -139,7 +165,11 @@ for (const dialect of dialects) {
       assert.match((await admin.post('/api/user/manage', { id: u.id, action: 'promote' })).body.message, /only the super administrator/)
       const promoted = await root.post('/api/user/manage', { username: u.username, action: 'promote' })
       assert.deepEqual(promoted.body.data, { status: 1, role: 10 })
-      assert.equal((await admin.post('/api/user/manage', { id: u.id, action: 'demote' })).body.success, false, 'an admin cannot act on an admin')
+      assert.equal(
+        (await admin.post('/api/user/manage', { id: u.id, action: 'demote' })).body.success,
+        false,
+        'an admin cannot act on an admin',
+      )
       assert.deepEqual((await root.post('/api/user/manage', { id: u.id, action: 'demote' })).body.data, { status: 1, role: 1 })
       assert.deepEqual((await admin.post('/api/user/manage', { id: u.id, action: 'disable' })).body.data, { status: 2, role: 1 })
       assert.equal((await u.get('/api/user/self')).status, 403, 'a disabled user is locked out at once')
@@ -151,7 +181,11 @@ for (const dialect of dialects) {
       const del = await admin.post('/api/user/manage', { id: u.id, action: 'delete' })
       assert.equal(del.body.success, true)
       assert.equal(await row(u.id), undefined, 'delete is a hard delete')
-      assert.equal((await s.ctx.db.selectFrom('tokens').select('id').where('user_id', '=', u.id).execute()).length, 0, "the user's tokens go too")
+      assert.equal(
+        (await s.ctx.db.selectFrom('tokens').select('id').where('user_id', '=', u.id).execute()).length,
+        0,
+        "the user's tokens go too",
+      )
     })
 
     it('never demotes, disables or deletes root, and allows only delete on a cancelled account', async () => {
@@ -183,7 +217,11 @@ for (const dialect of dialects) {
       const made = await root.post('/api/user/', { username: 'evented', password: 'evented-pass' })
       assert.deepEqual(
         events.filter(([k]) => k === 'users'),
-        [['users', u.id], ['users', u.id], ['users', made.body.data.id]],
+        [
+          ['users', u.id],
+          ['users', u.id],
+          ['users', made.body.data.id],
+        ],
       )
     })
   })

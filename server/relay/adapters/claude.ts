@@ -58,7 +58,12 @@ export function toClaudeRequest(body: Record<string, any>, model: string): Recor
       const t = contentText(m.content)
       if (t) blocks.push({ type: 'text', text: t })
       for (const tc of (Array.isArray(m.tool_calls) ? m.tool_calls : []) as Array<Record<string, any>>) {
-        blocks.push({ type: 'tool_use', id: String(tc.id ?? ''), name: String(tc.function?.name ?? ''), input: parseArgs(tc.function?.arguments) })
+        blocks.push({
+          type: 'tool_use',
+          id: String(tc.id ?? ''),
+          name: String(tc.function?.name ?? ''),
+          input: parseArgs(tc.function?.arguments),
+        })
       }
       push('assistant', blocks)
     } else if (m.role === 'tool') {
@@ -148,7 +153,13 @@ class ClaudeStream implements StreamTranslator {
   }
 
   private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return sseData({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] })
+    return sseData({
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    })
   }
 
   segment(seg: Buffer): string | null {
@@ -175,7 +186,9 @@ class ClaudeStream implements StreamTranslator {
             this.toolIndex++
             this.blockTool.set(Number(j.index), this.toolIndex)
             this.texts.push(String(b.name ?? ''))
-            out += this.chunk({ tool_calls: [{ index: this.toolIndex, id: b.id, type: 'function', function: { name: b.name, arguments: '' } }] })
+            out += this.chunk({
+              tool_calls: [{ index: this.toolIndex, id: b.id, type: 'function', function: { name: b.name, arguments: '' } }],
+            })
           } else if (b.type === 'text' && b.text) {
             this.texts.push(b.text)
             out += this.chunk({ content: b.text })

@@ -76,9 +76,19 @@ export function toGeminiRequest(body: Record<string, any>): Record<string, unkno
   if (body.stop) gen.stopSequences = Array.isArray(body.stop) ? body.stop : [body.stop]
   if (body.response_format?.type === 'json_object') gen.responseMimeType = 'application/json'
   if (Object.keys(gen).length) out.generationConfig = gen
-  const fns = ((Array.isArray(body.tools) ? body.tools : []) as Array<Record<string, any>>).filter((t) => t?.type === 'function' && t.function?.name)
+  const fns = ((Array.isArray(body.tools) ? body.tools : []) as Array<Record<string, any>>).filter(
+    (t) => t?.type === 'function' && t.function?.name,
+  )
   if (fns.length) {
-    out.tools = [{ functionDeclarations: fns.map((t) => ({ name: t.function.name, description: t.function.description ?? '', parameters: t.function.parameters })) }]
+    out.tools = [
+      {
+        functionDeclarations: fns.map((t) => ({
+          name: t.function.name,
+          description: t.function.description ?? '',
+          parameters: t.function.parameters,
+        })),
+      },
+    ]
   }
   return out
 }
@@ -106,7 +116,11 @@ export function fromGeminiResponse(j: Record<string, any>, model: string): { bod
   const usage = geminiUsage(j.usageMetadata)
   const message: Record<string, unknown> = { role: 'assistant', content: calls.length && !text ? null : text }
   if (calls.length) {
-    message.tool_calls = calls.map((c, i) => ({ id: `call_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } }))
+    message.tool_calls = calls.map((c, i) => ({
+      id: `call_${i}`,
+      type: 'function',
+      function: { name: c.name, arguments: JSON.stringify(c.args) },
+    }))
   }
   return {
     body: {
@@ -114,7 +128,7 @@ export function fromGeminiResponse(j: Record<string, any>, model: string): { bod
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model,
-      choices: [{ index: 0, message, finish_reason: calls.length ? 'tool_calls' : finishReason(finish) ?? 'stop' }],
+      choices: [{ index: 0, message, finish_reason: calls.length ? 'tool_calls' : (finishReason(finish) ?? 'stop') }],
       usage: usage ?? usageOf(0, 0),
     },
     usage,
@@ -135,7 +149,13 @@ class GeminiStream implements StreamTranslator {
   }
 
   private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return sseData({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.call.model, choices: [{ index: 0, delta, finish_reason: finish }] })
+    return sseData({
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.call.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    })
   }
 
   segment(seg: Buffer): string | null {
@@ -144,7 +164,9 @@ class GeminiStream implements StreamTranslator {
       const j = ev.json as Record<string, any> | undefined
       if (!j) continue
       if (j.error) {
-        out += sseData({ error: { message: j.error.message ?? 'upstream error', type: j.error.status ?? 'upstream_error', code: j.error.code ?? null } })
+        out += sseData({
+          error: { message: j.error.message ?? 'upstream error', type: j.error.status ?? 'upstream_error', code: j.error.code ?? null },
+        })
         continue
       }
       const u = geminiUsage(j.usageMetadata)
@@ -197,19 +219,32 @@ export const geminiAdapter: Adapter = {
     if (call.mode === 'embeddings') {
       const input = call.json?.input
       const texts: string[] = Array.isArray(input) ? input.map((x: unknown) => String(x)) : [String(input ?? '')]
-      const body: Record<string, unknown> = { requests: texts.map((t) => ({ model: `models/${model}`, content: { parts: [{ text: t }] } })) }
-      if (call.json?.dimensions) (body.requests as Array<Record<string, unknown>>).forEach((r) => (r.outputDimensionality = call.json!.dimensions))
+      const body: Record<string, unknown> = {
+        requests: texts.map((t) => ({ model: `models/${model}`, content: { parts: [{ text: t }] } })),
+      }
+      if (call.json?.dimensions)
+        (body.requests as Array<Record<string, unknown>>).forEach((r) => (r.outputDimensionality = call.json!.dimensions))
       return { origin, path: `${prefix}/${version}/models/${m}:batchEmbedContents`, method: 'POST', headers, body: JSON.stringify(body) }
     }
-    const path = call.stream ? `${prefix}/${version}/models/${m}:streamGenerateContent?alt=sse` : `${prefix}/${version}/models/${m}:generateContent`
+    const path = call.stream
+      ? `${prefix}/${version}/models/${m}:streamGenerateContent?alt=sse`
+      : `${prefix}/${version}/models/${m}:generateContent`
     return { origin, path, method: 'POST', headers, body: JSON.stringify(toGeminiRequest(call.json ?? {})) }
   },
   response(call, body) {
     const j = JSON.parse(body.toString('utf8')) as Record<string, any>
     if (call.mode === 'embeddings') {
-      const data = ((Array.isArray(j.embeddings) ? j.embeddings : []) as Array<Record<string, any>>).map((e, i) => ({ object: 'embedding', index: i, embedding: e.values ?? [] }))
+      const data = ((Array.isArray(j.embeddings) ? j.embeddings : []) as Array<Record<string, any>>).map((e, i) => ({
+        object: 'embedding',
+        index: i,
+        embedding: e.values ?? [],
+      }))
       // Gemini reports no usage for embeddings: the relay counts the input
-      return { body: JSON.stringify({ object: 'list', data, model: call.model, usage: { prompt_tokens: 0, total_tokens: 0 } }), usage: null, contentType: 'application/json' }
+      return {
+        body: JSON.stringify({ object: 'list', data, model: call.model, usage: { prompt_tokens: 0, total_tokens: 0 } }),
+        usage: null,
+        contentType: 'application/json',
+      }
     }
     const { body: out, usage } = fromGeminiResponse(j, call.model)
     return { body: JSON.stringify(out), usage, contentType: 'application/json' }

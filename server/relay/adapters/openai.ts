@@ -176,7 +176,14 @@ export class PassthroughStream implements StreamTranslator {
 
   end(usage: Usage): string | null {
     if (!this.heldDone) return null
-    const chunk = { id: `chatcmpl-usage`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: this.call.model, choices: [], usage }
+    const chunk = {
+      id: `chatcmpl-usage`,
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: this.call.model,
+      choices: [],
+      usage,
+    }
     return (this.call.wantUsage && !this.usage ? sseData(chunk) : '') + DONE
   }
 
@@ -187,7 +194,16 @@ export class PassthroughStream implements StreamTranslator {
   }
 }
 
-const MODES_ALL: ReadonlySet<Mode> = new Set(['chat', 'completions', 'embeddings', 'images', 'moderations', 'speech', 'transcriptions', 'translations'])
+const MODES_ALL: ReadonlySet<Mode> = new Set([
+  'chat',
+  'completions',
+  'embeddings',
+  'images',
+  'moderations',
+  'speech',
+  'transcriptions',
+  'translations',
+])
 
 function authHeaders(call: RelayCall, key: string): Record<string, string> {
   return { authorization: `Bearer ${key}`, 'content-type': call.contentType || 'application/json' }

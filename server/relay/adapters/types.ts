@@ -2,7 +2,8 @@ import type { ChannelState } from '../state.ts'
 import type { UpstreamCall } from '../upstream.ts'
 import type { Usage } from '../pricing.ts'
 
-export type Mode = 'chat' | 'completions' | 'embeddings' | 'images' | 'moderations' | 'speech' | 'transcriptions' | 'translations' | 'messages'
+export type Mode =
+  'chat' | 'completions' | 'embeddings' | 'images' | 'moderations' | 'speech' | 'transcriptions' | 'translations' | 'messages'
 
 /** One client request, as the adapters see it. */
 export interface RelayCall {
@@ -85,7 +86,8 @@ export function contentText(content: unknown): string {
   if (typeof content === 'string') return content
   if (Array.isArray(content)) {
     let s = ''
-    for (const p of content) if (p && typeof p === 'object' && (p as { type?: string }).type === 'text') s += String((p as { text?: unknown }).text ?? '')
+    for (const p of content)
+      if (p && typeof p === 'object' && (p as { type?: string }).type === 'text') s += String((p as { text?: unknown }).text ?? '')
     return s
   }
   return ''

@@ -57,7 +57,8 @@ export function usePagedList<T>(fetchPage: (p: number) => Promise<T[]>, pageSize
       if (mine !== generation.current) return
       setLoad({ state: 'error', error: e as Error })
     }
-    // a new page size or sort order starts from the first page again
+    // a new page size or sort order (resetKey) starts from the first page again
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pageSize, resetKey])
 
   const loadMore = useCallback(async () => {
@@ -218,5 +219,7 @@ export function useLingering<T>(value: T | null): { shown: T | null; onAfterHide
 /** A unix time in seconds as the console shows it; '-' for 0. */
 export function timeText(seconds: number, locale: string): string {
   if (!seconds) return '-'
-  return new Intl.DateTimeFormat(locale === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'short', timeStyle: 'short' }).format(new Date(seconds * 1000))
+  return new Intl.DateTimeFormat(locale === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'short', timeStyle: 'short' }).format(
+    new Date(seconds * 1000),
+  )
 }

@@ -47,7 +47,13 @@ export function ChannelDrawer({ editing, groups, onClose, onSaved }: ChannelDraw
   const t = useT()
   const { shown, onAfterHide } = useLingering(editing)
   return (
-    <AdminDrawer name="channel" label={shown === 'new' ? t('nav.channelAdd') : t('nav.channelEdit')} open={editing !== null} onClose={onClose} onAfterHide={onAfterHide}>
+    <AdminDrawer
+      name="channel"
+      label={shown === 'new' ? t('nav.channelAdd') : t('nav.channelEdit')}
+      open={editing !== null}
+      onClose={onClose}
+      onAfterHide={onAfterHide}
+    >
       {shown !== null && <ChannelEditor key={String(shown)} editing={shown} groups={groups} onClose={onClose} onSaved={onSaved} />}
     </AdminDrawer>
   )
@@ -114,7 +120,11 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
       toast.error(t('channels.error.openaiOnly'))
       return
     }
-    const typedKey = form.key.split('\n').map((k) => k.trim()).find(Boolean) ?? ''
+    const typedKey =
+      form.key
+        .split('\n')
+        .map((k) => k.trim())
+        .find(Boolean) ?? ''
     let ids: string[]
     if (isNew || typedKey) {
       // a key the server does not hold yet: the browser asks the upstream itself
@@ -246,7 +256,13 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
           onsl-input={(e: Event) => set('openai_organization', valueOf(e))}
         ></sl-input>
       )}
-      <ModelsField models={form.models} onChange={(models) => set('models', models)} suggestions={suggestions} typeModels={typeModels} onFetch={fetchModels} />
+      <ModelsField
+        models={form.models}
+        onChange={(models) => set('models', models)}
+        suggestions={suggestions}
+        typeModels={typeModels}
+        onFetch={fetchModels}
+      />
       <sl-input
         label={L('channels.field.testModel')}
         name="test_model"
@@ -282,7 +298,12 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
           value={form.model_mapping}
           onsl-input={(e: Event) => set('model_mapping', valueOf(e))}
         ></sl-textarea>
-        <sl-button size="small" variant="text" data-action="model-mapping-template" onClick={() => set('model_mapping', MODEL_MAPPING_TEMPLATE)}>
+        <sl-button
+          size="small"
+          variant="text"
+          data-action="model-mapping-template"
+          onClick={() => set('model_mapping', MODEL_MAPPING_TEMPLATE)}
+        >
           {L('channels.fillTemplate')}
         </sl-button>
       </div>
@@ -297,7 +318,12 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
           value={form.status_code_mapping}
           onsl-input={(e: Event) => set('status_code_mapping', valueOf(e))}
         ></sl-textarea>
-        <sl-button size="small" variant="text" data-action="status-mapping-template" onClick={() => set('status_code_mapping', STATUS_CODE_TEMPLATE)}>
+        <sl-button
+          size="small"
+          variant="text"
+          data-action="status-mapping-template"
+          onClick={() => set('status_code_mapping', STATUS_CODE_TEMPLATE)}
+        >
           {L('channels.fillTemplate')}
         </sl-button>
       </div>
@@ -330,7 +356,12 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
           onsl-input={(e: Event) => set('max_input_tokens', valueOf(e))}
         ></sl-input>
       </div>
-      <sl-switch name="auto_ban" checked={form.auto_ban} help-text={L('channels.autoBanHelp')} onsl-change={(e: Event) => set('auto_ban', checkedOf(e))}>
+      <sl-switch
+        name="auto_ban"
+        checked={form.auto_ban}
+        help-text={L('channels.autoBanHelp')}
+        onsl-change={(e: Event) => set('auto_ban', checkedOf(e))}
+      >
         {L('channels.field.autoBan')}
       </sl-switch>
       {message && <FormMessage variant="danger">{message}</FormMessage>}

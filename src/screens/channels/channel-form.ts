@@ -50,7 +50,14 @@ export function emptyForm(): ChannelForm {
 
 /** A comma list as a clean array: trimmed, no blanks, no repeats. */
 export function splitList(value: string): string[] {
-  return [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))]
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ]
 }
 
 /** The form for an existing channel (the key stays empty: an empty key keeps the stored one). */
@@ -110,7 +117,13 @@ export function channelBody(form: ChannelForm, isNew: boolean): { body: ChannelB
   if (statusMapping && !isJson(statusMapping)) return { error: 'channels.error.statusMappingJson' }
   let other = form.other.trim()
   if (!other && DEFAULT_OTHER[form.type] !== undefined) other = DEFAULT_OTHER[form.type]!
-  const key = form.batch ? form.key.split('\n').map((k) => k.trim()).filter(Boolean).join('\n') : form.key.trim()
+  const key = form.batch
+    ? form.key
+        .split('\n')
+        .map((k) => k.trim())
+        .filter(Boolean)
+        .join('\n')
+    : form.key.trim()
   const body: ChannelBody = {
     name: form.name.trim(),
     type: form.type,

@@ -23,16 +23,48 @@ export function ChannelSearchForm({ groups, onSearch }: { groups: readonly strin
   }
 
   return (
-    <AdminSearch keyword={q.keyword} onKeyword={(keyword) => setQ((prev) => ({ ...prev, keyword }))} keywordLabel={L('channels.search.keyword')} searchLabel={L('admin.search')} onSubmit={submit}>
-      <sl-select name="group" size="small" clearable hoist placeholder={L('channels.search.group')} aria-label={L('channels.search.group')} value={q.group} onsl-change={set('group')}>
+    <AdminSearch
+      keyword={q.keyword}
+      onKeyword={(keyword) => setQ((prev) => ({ ...prev, keyword }))}
+      keywordLabel={L('channels.search.keyword')}
+      searchLabel={L('admin.search')}
+      onSubmit={submit}
+    >
+      <sl-select
+        name="group"
+        size="small"
+        clearable
+        hoist
+        placeholder={L('channels.search.group')}
+        aria-label={L('channels.search.group')}
+        value={q.group}
+        onsl-change={set('group')}
+      >
         {groups.map((g) => (
           <sl-option key={g} value={g}>
             {g}
           </sl-option>
         ))}
       </sl-select>
-      <sl-input name="model" size="small" clearable placeholder={L('channels.search.model')} aria-label={L('channels.search.model')} value={q.model} onsl-input={set('model')}></sl-input>
-      <sl-select name="status" size="small" clearable hoist placeholder={L('channels.search.status')} aria-label={L('channels.search.status')} value={q.status} onsl-change={set('status')}>
+      <sl-input
+        name="model"
+        size="small"
+        clearable
+        placeholder={L('channels.search.model')}
+        aria-label={L('channels.search.model')}
+        value={q.model}
+        onsl-input={set('model')}
+      ></sl-input>
+      <sl-select
+        name="status"
+        size="small"
+        clearable
+        hoist
+        placeholder={L('channels.search.status')}
+        aria-label={L('channels.search.status')}
+        value={q.status}
+        onsl-change={set('status')}
+      >
         <sl-option value="1">{L('channels.status.enabled')}</sl-option>
         <sl-option value="2">{L('channels.status.manual')}</sl-option>
         <sl-option value="3">{L('channels.status.auto')}</sl-option>

@@ -2,8 +2,8 @@ import type { LabelKey, Labels } from './admin-labels.ts'
 
 /** Channel type numbers in the order the form lists them (spec section 3). */
 export const CHANNEL_TYPE_ORDER: readonly number[] = [
-  1, 2, 5, 4, 14, 33, 3, 24, 34, 15, 17, 18, 16, 26, 11, 25, 19, 23, 31, 35, 8, 22, 21, 41, 43, 45, 47, 49, 51, 53, 55, 57, 58, 59, 61,
-  63, 64, 65, 66,
+  1, 2, 5, 4, 14, 33, 3, 24, 34, 15, 17, 18, 16, 26, 11, 25, 19, 23, 31, 35, 8, 22, 21, 41, 43, 45, 47, 49, 51, 53, 55, 57, 58, 59, 61, 63,
+  64, 65, 66,
 ]
 
 const KNOWN = new Set(CHANNEL_TYPE_ORDER)

@@ -86,7 +86,8 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
     }
   }
 
-  const openEditor = (target: Editing) => (routed ? navigate(target === 'new' ? '/channel/add' : `/channel/edit/${target}`) : setLocalEdit(target))
+  const openEditor = (target: Editing) =>
+    routed ? navigate(target === 'new' ? '/channel/add' : `/channel/edit/${target}`) : setLocalEdit(target)
   const closeEditor = () => (routed ? navigate('/channel') : setLocalEdit(null))
 
   const actions: ChannelActions = {
@@ -185,7 +186,11 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
       return
     }
     const ids = [...selected]
-    const ok = await confirm({ title: L('channels.confirmDeleteSelected', { n: ids.length }), confirmLabel: L('admin.delete'), danger: true })
+    const ok = await confirm({
+      title: L('channels.confirmDeleteSelected', { n: ids.length }),
+      confirmLabel: L('admin.delete'),
+      danger: true,
+    })
     if (!ok) return
     await withPending('all:batch', async () => {
       const n = await channelsApi.removeMany(ids)
@@ -242,7 +247,14 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
       />
       <ChannelSearchForm groups={groups} onSearch={search} />
       <div className="tg-admin__toolbar" role="toolbar" aria-label={L('channels.tools')}>
-        <sl-button size="small" variant="danger" outline data-action="delete-selected" loading={pending.has('all:batch')} onClick={() => void deleteSelected()}>
+        <sl-button
+          size="small"
+          variant="danger"
+          outline
+          data-action="delete-selected"
+          loading={pending.has('all:batch')}
+          onClick={() => void deleteSelected()}
+        >
           <sl-icon slot="prefix" name="trash3"></sl-icon>
           {L('channels.deleteSelected', { n: selected.size })}
         </sl-button>
@@ -251,11 +263,22 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
           <sl-icon slot="prefix" name="lightning-charge"></sl-icon>
           {L('channels.testAll')}
         </sl-button>
-        <sl-button size="small" data-action="update-all-balances" loading={pending.has('all:balance')} onClick={() => void updateAllBalances()}>
+        <sl-button
+          size="small"
+          data-action="update-all-balances"
+          loading={pending.has('all:balance')}
+          onClick={() => void updateAllBalances()}
+        >
           {L('channels.updateAllBalances')}
         </sl-button>
         <sl-dropdown hoist placement="bottom-end">
-          <sl-button slot="trigger" size="small" caret data-action="more-tools" loading={[...pending].some((p) => p.startsWith('all:') && p !== 'all:batch' && p !== 'all:balance')}>
+          <sl-button
+            slot="trigger"
+            size="small"
+            caret
+            data-action="more-tools"
+            loading={[...pending].some((p) => p.startsWith('all:') && p !== 'all:batch' && p !== 'all:balance')}
+          >
             {L('channels.moreTools')}
           </sl-button>
           <sl-menu
@@ -300,7 +323,12 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
       <div className="tg-admin__footer">
         <LoadMore list={list} />
         <span className="tg-admin__spacer"></span>
-        <sl-switch size="small" name="id-sort" checked={idSort} onsl-change={(e: Event) => $prefs.setKey('id-sort', (e.target as HTMLInputElement).checked)}>
+        <sl-switch
+          size="small"
+          name="id-sort"
+          checked={idSort}
+          onsl-change={(e: Event) => $prefs.setKey('id-sort', (e.target as HTMLInputElement).checked)}
+        >
           {L('channels.idSort')}
         </sl-switch>
         <sl-select

@@ -32,7 +32,17 @@ function balanceText(balance: number): string {
  * place; each row has its test, enable/disable, edit, copy and delete actions. Narrow containers
  * show each row as a card.
  */
-export function ChannelsTable({ rows, selection, actions, pending }: { rows: Channel[]; selection: RowSelection; actions: ChannelActions; pending: ReadonlySet<string> }) {
+export function ChannelsTable({
+  rows,
+  selection,
+  actions,
+  pending,
+}: {
+  rows: Channel[]
+  selection: RowSelection
+  actions: ChannelActions
+  pending: ReadonlySet<string>
+}) {
   const L = useLabels()
   const locale = useLocale()
   const status = useStore($status)
@@ -59,7 +69,13 @@ export function ChannelsTable({ rows, selection, actions, pending }: { rows: Cha
             const models = splitList(c.models ?? '')
             const enabled = c.status === 1
             return (
-              <tr key={c.id} data-id={c.id} data-status={c.status} data-shaded={String(!enabled)} className={enabled ? undefined : 'tg-admin__row--shaded'}>
+              <tr
+                key={c.id}
+                data-id={c.id}
+                data-status={c.status}
+                data-shaded={String(!enabled)}
+                className={enabled ? undefined : 'tg-admin__row--shaded'}
+              >
                 <SelectRowCell id={c.id} selection={selection} label={L('admin.selectRow', { name: c.name })} />
                 <td data-label="ID">{c.id}</td>
                 <td data-label={L('channels.col.name')}>
@@ -85,7 +101,12 @@ export function ChannelsTable({ rows, selection, actions, pending }: { rows: Cha
                   </sl-tag>
                 </td>
                 <td data-label={L('channels.col.responseTime')}>
-                  <span className="tg-rt" data-color={color} data-cell="response-time" title={c.test_time ? L('channels.testedAt', { time: timeText(c.test_time, locale) }) : undefined}>
+                  <span
+                    className="tg-rt"
+                    data-color={color}
+                    data-cell="response-time"
+                    title={c.test_time ? L('channels.testedAt', { time: timeText(c.test_time, locale) }) : undefined}
+                  >
                     {color === 'untested' ? L('channels.untested') : `${(c.response_time / 1000).toFixed(2)} s`}
                   </span>
                 </td>
@@ -118,7 +139,9 @@ export function ChannelsTable({ rows, selection, actions, pending }: { rows: Cha
                     step="1"
                     value={String(c.priority ?? 0)}
                     aria-label={L('channels.col.priority')}
-                    onsl-change={(e: Event) => actions.setNumber(c, 'priority', (e.target as HTMLInputElement).value, e.target as HTMLInputElement)}
+                    onsl-change={(e: Event) =>
+                      actions.setNumber(c, 'priority', (e.target as HTMLInputElement).value, e.target as HTMLInputElement)
+                    }
                   ></sl-input>
                 </td>
                 <td data-label={L('channels.col.weight')}>
@@ -132,7 +155,9 @@ export function ChannelsTable({ rows, selection, actions, pending }: { rows: Cha
                     step="1"
                     value={String(c.weight ?? 0)}
                     aria-label={L('channels.col.weight')}
-                    onsl-change={(e: Event) => actions.setNumber(c, 'weight', (e.target as HTMLInputElement).value, e.target as HTMLInputElement)}
+                    onsl-change={(e: Event) =>
+                      actions.setNumber(c, 'weight', (e.target as HTMLInputElement).value, e.target as HTMLInputElement)
+                    }
                   ></sl-input>
                 </td>
                 <td data-label={L('admin.actions')}>
@@ -143,7 +168,13 @@ export function ChannelsTable({ rows, selection, actions, pending }: { rows: Cha
                       </sl-button>
                       {models.length > 1 && (
                         <sl-dropdown hoist>
-                          <sl-button slot="trigger" size="small" caret data-action="test-model" aria-label={L('channels.testModel', { name: c.name })}></sl-button>
+                          <sl-button
+                            slot="trigger"
+                            size="small"
+                            caret
+                            data-action="test-model"
+                            aria-label={L('channels.testModel', { name: c.name })}
+                          ></sl-button>
                           <sl-menu onsl-select={(e: CustomEvent<{ item: { value: string } }>) => actions.test(c, e.detail.item.value)}>
                             {models.map((m) => (
                               <sl-menu-item key={m} value={m}>
@@ -154,14 +185,25 @@ export function ChannelsTable({ rows, selection, actions, pending }: { rows: Cha
                         </sl-dropdown>
                       )}
                     </span>
-                    <sl-button size="small" data-action={enabled ? 'disable' : 'enable'} variant={enabled ? 'default' : 'success'} outline={!enabled} onClick={() => actions.toggle(c)}>
+                    <sl-button
+                      size="small"
+                      data-action={enabled ? 'disable' : 'enable'}
+                      variant={enabled ? 'default' : 'success'}
+                      outline={!enabled}
+                      onClick={() => actions.toggle(c)}
+                    >
                       {enabled ? L('admin.disable') : L('admin.enable')}
                     </sl-button>
                     <sl-button size="small" data-action="edit" onClick={() => actions.edit(c)}>
                       {L('admin.edit')}
                     </sl-button>
                     <sl-dropdown hoist>
-                      <sl-icon-button slot="trigger" name="three-dots-vertical" data-action="more" label={L('admin.more', { name: c.name })}></sl-icon-button>
+                      <sl-icon-button
+                        slot="trigger"
+                        name="three-dots-vertical"
+                        data-action="more"
+                        label={L('admin.more', { name: c.name })}
+                      ></sl-icon-button>
                       <sl-menu
                         onsl-select={(e: CustomEvent<{ item: { value: string } }>) => {
                           if (e.detail.item.value === 'copy') actions.copy(c)

@@ -91,7 +91,13 @@ export function ModelsField({ models, onChange, suggestions, typeModels, onFetch
         </sl-button>
       </div>
       <div className="tg-models__tools">
-        <sl-button size="small" variant="text" data-action="fill-type-models" disabled={typeModels.length === 0} onClick={() => onChange(addModels(models, typeModels.join(',')).models)}>
+        <sl-button
+          size="small"
+          variant="text"
+          data-action="fill-type-models"
+          disabled={typeModels.length === 0}
+          onClick={() => onChange(addModels(models, typeModels.join(',')).models)}
+        >
           {L('channels.modelsFillType')}
         </sl-button>
         <sl-button size="small" variant="text" data-action="fetch-models" loading={fetching} onClick={() => void fetchList()}>

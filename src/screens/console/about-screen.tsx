@@ -30,11 +30,20 @@ export function AboutScreen() {
         load={load}
         onRetry={() => setAttempt((n) => n + 1)}
         isEmpty={(about) => !about.trim()}
-        empty={<EmptyState icon="info-circle" title={t('about.title')}>{t('about.empty')}</EmptyState>}
+        empty={
+          <EmptyState icon="info-circle" title={t('about.title')}>
+            {t('about.empty')}
+          </EmptyState>
+        }
       >
         {(about) =>
           isHttpUrl(about) ? (
-            <iframe className="tg-frame tg-about__frame" src={about.trim()} title={t('about.embedded')} sandbox="allow-scripts allow-forms allow-popups"></iframe>
+            <iframe
+              className="tg-frame tg-about__frame"
+              src={about.trim()}
+              title={t('about.embedded')}
+              sandbox="allow-scripts allow-forms allow-popups"
+            ></iframe>
           ) : (
             <>
               <PageHeader title={t('about.title')} />

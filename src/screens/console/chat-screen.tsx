@@ -15,5 +15,12 @@ export function ChatScreen() {
       </div>
     )
   }
-  return <iframe className="tg-frame tg-chat__frame" src={link} title={t('chat.frame')} allow="clipboard-read; clipboard-write; microphone"></iframe>
+  return (
+    <iframe
+      className="tg-frame tg-chat__frame"
+      src={link}
+      title={t('chat.frame')}
+      allow="clipboard-read; clipboard-write; microphone"
+    ></iframe>
+  )
 }

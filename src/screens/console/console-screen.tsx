@@ -37,7 +37,15 @@ function NotFound() {
   const t = useT()
   return (
     <div data-not-found="">
-      <EmptyState icon="compass" title={t('notFound.title')} action={<Link to="/" className="tg-button tg-button--primary">{t('notFound.back')}</Link>} />
+      <EmptyState
+        icon="compass"
+        title={t('notFound.title')}
+        action={
+          <Link to="/" className="tg-button tg-button--primary">
+            {t('notFound.back')}
+          </Link>
+        }
+      />
     </div>
   )
 }
@@ -117,7 +125,14 @@ export function ConsoleScreen({ noFooter = false, onLogin, onLogout, onTopup }: 
   if (!match) content = <NotFound />
   else if (guarded && !user) content = null
   else if (match.route.access === 'admin' && !isAdmin) content = <Forbidden />
-  else content = match.route.render({ params: match.params, query: route.query, onLogin: (u) => onLogin?.(u), onLogout: () => onLogout?.(), onTopup: (q) => onTopup?.(q) })
+  else
+    content = match.route.render({
+      params: match.params,
+      query: route.query,
+      onLogin: (u) => onLogin?.(u),
+      onLogout: () => onLogout?.(),
+      onTopup: (q) => onTopup?.(q),
+    })
 
   return (
     <div className={`tg-console${collapsed ? ' tg-console--collapsed' : ''}${small ? ' tg-console--small' : ''}`}>
@@ -146,7 +161,13 @@ export function ConsoleScreen({ noFooter = false, onLogin, onLogout, onTopup }: 
           </nav>
         </sl-drawer>
       )}
-      <main className={`tg-content${match?.route.bare ? ' tg-content--bare' : ''}`} part="content" ref={main} tabIndex={-1} data-route={match?.route.pattern ?? 'not-found'}>
+      <main
+        className={`tg-content${match?.route.bare ? ' tg-content--bare' : ''}`}
+        part="content"
+        ref={main}
+        tabIndex={-1}
+        data-route={match?.route.pattern ?? 'not-found'}
+      >
         <ScreenBoundary resetKey={route.path}>
           <Suspense fallback={<ScreenFallback />}>{content}</Suspense>
         </ScreenBoundary>

@@ -29,6 +29,7 @@ export function Footer() {
     }, FOOTER_POLL_MS)
     return () => clearInterval(timer)
     // polled once per mount, as the spec says; later status changes show on the next load
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
   const name = $status.get()?.system_name || t('app.defaultName')
   return (

@@ -61,7 +61,13 @@ export function HomeScreen() {
       <div className="tg-home">
         {notice}
         {isHttpUrl(content.home) ? (
-          <iframe className="tg-frame tg-home__frame" src={content.home.trim()} title={t('home.embedded')} sandbox="allow-scripts allow-forms allow-popups" data-home-frame=""></iframe>
+          <iframe
+            className="tg-frame tg-home__frame"
+            src={content.home.trim()}
+            title={t('home.embedded')}
+            sandbox="allow-scripts allow-forms allow-popups"
+            data-home-frame=""
+          ></iframe>
         ) : (
           <article className="tg-prose" data-home-content="" dangerouslySetInnerHTML={{ __html: sanitizeHtml(content.home) }} />
         )}

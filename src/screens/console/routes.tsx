@@ -17,7 +17,10 @@ function screen<P>(load: () => Promise<Record<string, unknown>>, name: string) {
 }
 
 const TokensScreen = screen(() => import('../tokens/tokens-screen.tsx'), 'TokensScreen')
-const ChannelsScreen = screen<{ edit?: number | 'new' | null; routed?: boolean }>(() => import('../channels/channels-screen.tsx'), 'ChannelsScreen')
+const ChannelsScreen = screen<{ edit?: number | 'new' | null; routed?: boolean }>(
+  () => import('../channels/channels-screen.tsx'),
+  'ChannelsScreen',
+)
 const RedemptionsScreen = screen(() => import('../redemptions/redemptions-screen.tsx'), 'RedemptionsScreen')
 const UsersScreen = screen<{ edit?: number | 'new' | null; routed?: boolean }>(() => import('../users/users-screen.tsx'), 'UsersScreen')
 const SettingsScreen = screen<{ tab?: string; onLogout?: () => void }>(() => import('../settings/settings-screen.tsx'), 'SettingsScreen')
@@ -49,7 +52,12 @@ export interface RouteDef {
 }
 
 const id = (ctx: RouteContext) => (ctx.params.id ? Number(ctx.params.id) : undefined)
-const task = (kind: TaskKind, title: MessageKey): RouteDef => ({ pattern: `/${kind}`, title, access: 'user', render: () => <TasksScreen kind={kind} /> })
+const task = (kind: TaskKind, title: MessageKey): RouteDef => ({
+  pattern: `/${kind}`,
+  title,
+  access: 'user',
+  render: () => <TasksScreen kind={kind} />,
+})
 
 /** Every route of spec section 2. */
 export const ROUTES: readonly RouteDef[] = [
@@ -58,7 +66,13 @@ export const ROUTES: readonly RouteDef[] = [
   { pattern: '/register', title: 'nav.register', access: 'public', bare: true, render: () => <RegisterScreen /> },
   { pattern: '/reset', title: 'nav.reset', access: 'public', bare: true, render: () => <ResetScreen /> },
   { pattern: '/user/reset', title: 'nav.reset', access: 'public', bare: true, render: () => <ResetConfirmScreen /> },
-  { pattern: '/oauth/github', title: 'nav.oauth', access: 'public', bare: true, render: (ctx) => <GithubCallbackScreen onLogin={ctx.onLogin} /> },
+  {
+    pattern: '/oauth/github',
+    title: 'nav.oauth',
+    access: 'public',
+    bare: true,
+    render: (ctx) => <GithubCallbackScreen onLogin={ctx.onLogin} />,
+  },
   { pattern: '/token', title: 'nav.token', access: 'user', render: () => <TokensScreen /> },
   // one screen for the list and its drawer, so opening the drawer keeps the loaded list
   { pattern: '/channel', title: 'nav.channel', access: 'admin', render: () => <ChannelsScreen routed /> },
@@ -70,7 +84,12 @@ export const ROUTES: readonly RouteDef[] = [
   { pattern: '/user/edit/:id', title: 'nav.userEdit', access: 'admin', render: (ctx) => <UsersScreen routed edit={id(ctx)} /> },
   { pattern: '/user/edit', title: 'nav.userAdd', access: 'admin', render: () => <UsersScreen routed edit="new" /> },
   { pattern: '/user/add', title: 'nav.userAdd', access: 'admin', render: () => <UsersScreen routed edit="new" /> },
-  { pattern: '/setting', title: 'nav.setting', access: 'user', render: (ctx) => <SettingsScreen tab={ctx.query.get('tab') ?? undefined} onLogout={ctx.onLogout} /> },
+  {
+    pattern: '/setting',
+    title: 'nav.setting',
+    access: 'user',
+    render: (ctx) => <SettingsScreen tab={ctx.query.get('tab') ?? undefined} onLogout={ctx.onLogout} />,
+  },
   { pattern: '/topup', title: 'nav.wallet', access: 'user', render: (ctx) => <WalletScreen onTopup={ctx.onTopup} /> },
   { pattern: '/log', title: 'nav.log', access: 'user', render: () => <LogsScreen /> },
   { pattern: '/detail', title: 'nav.detail', access: 'user', render: () => <DashboardScreen /> },

@@ -3,7 +3,17 @@ import { Link } from '../../ui/navigation.tsx'
 import type { NavEntry } from './nav.ts'
 
 /** The sidebar entries; collapsed shows icons only (labels stay for screen readers). */
-export function SidebarNav({ entries, active, collapsed, onNavigate }: { entries: NavEntry[]; active?: string; collapsed: boolean; onNavigate?: () => void }) {
+export function SidebarNav({
+  entries,
+  active,
+  collapsed,
+  onNavigate,
+}: {
+  entries: NavEntry[]
+  active?: string
+  collapsed: boolean
+  onNavigate?: () => void
+}) {
   const t = useT()
   return (
     <ul className="tg-nav">

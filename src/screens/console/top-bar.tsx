@@ -54,11 +54,20 @@ export function TopBar({ small, collapsed, onMenu, onLogout }: TopBarProps) {
           <span className="tg-topbar__festive-text">{t(greeting)}</span>
         </sl-tag>
       )}
-      <sl-dropdown placement="bottom-end" onsl-select={(e: CustomEvent<{ item: { value: string } }>) => setLocale(e.detail.item.value as Locale)}>
+      <sl-dropdown
+        placement="bottom-end"
+        onsl-select={(e: CustomEvent<{ item: { value: string } }>) => setLocale(e.detail.item.value as Locale)}
+      >
         <sl-icon-button slot="trigger" name="translate" label={t('top.language')} data-action="language"></sl-icon-button>
         <sl-menu>
           {LANGUAGES.map((l) => (
-            <sl-menu-item key={l.value} value={l.value} type="checkbox" checked={locale === l.value} lang={l.value === 'zh' ? 'zh-CN' : 'en'}>
+            <sl-menu-item
+              key={l.value}
+              value={l.value}
+              type="checkbox"
+              checked={locale === l.value}
+              lang={l.value === 'zh' ? 'zh-CN' : 'en'}
+            >
               {l.label}
             </sl-menu-item>
           ))}
@@ -71,9 +80,18 @@ export function TopBar({ small, collapsed, onMenu, onLogout }: TopBarProps) {
         data-action="theme"
       ></sl-icon-button>
       {user ? (
-        <sl-dropdown placement="bottom-end" onsl-select={(e: CustomEvent<{ item: { value: string } }>) => (e.detail.item.value === 'logout' ? onLogout() : navigate('/setting'))}>
+        <sl-dropdown
+          placement="bottom-end"
+          onsl-select={(e: CustomEvent<{ item: { value: string } }>) =>
+            e.detail.item.value === 'logout' ? onLogout() : navigate('/setting')
+          }
+        >
           <button slot="trigger" className="tg-topbar__account" aria-label={t('top.account')} data-action="account">
-            <sl-avatar initials={displayName.slice(0, 1).toUpperCase()} label="" style={{ '--size': '1.75rem' } as React.CSSProperties}></sl-avatar>
+            <sl-avatar
+              initials={displayName.slice(0, 1).toUpperCase()}
+              label=""
+              style={{ '--size': '1.75rem' } as React.CSSProperties}
+            ></sl-avatar>
             {!small && <span className="tg-topbar__username">{displayName}</span>}
             <sl-icon name="chevron-down" library="system" aria-hidden="true"></sl-icon>
           </button>

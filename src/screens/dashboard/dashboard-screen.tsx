@@ -49,7 +49,15 @@ export function DashboardScreen() {
     return (
       <div className="tg-dash" data-dashboard="signed-out">
         <style>{dashboardCss}</style>
-        <EmptyState icon="bar-chart-line" title={t('dashboard.signIn')} action={<Link to="/login" className="tg-button tg-button--primary">{t('dashboard.toLogin')}</Link>} />
+        <EmptyState
+          icon="bar-chart-line"
+          title={t('dashboard.signIn')}
+          action={
+            <Link to="/login" className="tg-button tg-button--primary">
+              {t('dashboard.toLogin')}
+            </Link>
+          }
+        />
       </div>
     )
   }
@@ -81,7 +89,19 @@ export function DashboardScreen() {
   )
 }
 
-function Dashboard({ admin, granularity, onGranularity, query, onQuery }: { admin: boolean; granularity: Granularity; onGranularity: (g: Granularity) => void; query: Query; onQuery: (q: Query) => void }) {
+function Dashboard({
+  admin,
+  granularity,
+  onGranularity,
+  query,
+  onQuery,
+}: {
+  admin: boolean
+  granularity: Granularity
+  onGranularity: (g: Granularity) => void
+  query: Query
+  onQuery: (q: Query) => void
+}) {
   const t = useT()
   const locale = useLocale()
   const status = useStore($status)
@@ -140,12 +160,29 @@ function Dashboard({ admin, granularity, onGranularity, query, onQuery }: { admi
   const number = useMemo(() => new Intl.NumberFormat(locale === 'zh' ? 'zh-CN' : 'en'), [locale])
 
   return (
-    <div className="tg-dash" data-dashboard="" data-answered={answered} aria-busy={load.state === 'loading' || (load.state === 'ready' && load.refreshing) ? 'true' : undefined}>
+    <div
+      className="tg-dash"
+      data-dashboard=""
+      data-answered={answered}
+      aria-busy={load.state === 'loading' || (load.state === 'ready' && load.refreshing) ? 'true' : undefined}
+    >
       <style>{dashboardCss}</style>
       <PageHeader title={t('nav.detail')} description={t('dashboard.subtitle')} />
       <form className="tg-dash__filters" part="filters" onSubmit={submit} noValidate aria-label={t('dashboard.filters')}>
-        <sl-input name="start" type="datetime-local" label={t('dashboard.start')} value={startText} onsl-input={(e: Event) => setStartText((e.target as HTMLInputElement).value)}></sl-input>
-        <sl-input name="end" type="datetime-local" label={t('dashboard.end')} value={endText} onsl-input={(e: Event) => setEndText((e.target as HTMLInputElement).value)}></sl-input>
+        <sl-input
+          name="start"
+          type="datetime-local"
+          label={t('dashboard.start')}
+          value={startText}
+          onsl-input={(e: Event) => setStartText((e.target as HTMLInputElement).value)}
+        ></sl-input>
+        <sl-input
+          name="end"
+          type="datetime-local"
+          label={t('dashboard.end')}
+          value={endText}
+          onsl-input={(e: Event) => setEndText((e.target as HTMLInputElement).value)}
+        ></sl-input>
         {admin && (
           <sl-input
             name="username"

@@ -86,7 +86,8 @@ export function drawChart(target: HTMLElement, input: ChartInput): Chart {
           width: 0,
           paths: bars,
           points: { show: false },
-          value: (_u: uPlot, _v: number | null, _si: number, idx: number | null) => (idx == null ? '' : input.formatValue(s.values[idx] ?? 0)),
+          value: (_u: uPlot, _v: number | null, _si: number, idx: number | null) =>
+            idx == null ? '' : input.formatValue(s.values[idx] ?? 0),
         } satisfies uPlot.Series
       }),
     ],

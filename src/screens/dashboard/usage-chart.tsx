@@ -11,16 +11,25 @@ const PALETTE = ['sky', 'amber', 'emerald', 'violet', 'rose', 'teal', 'orange', 
 
 /** The chart library loads once per page, on the first dashboard that draws a chart. */
 let loading: Promise<ChartModule> | null = null
-const loadChart = () => (loading ??= import('./uplot-chart.ts').catch((e) => {
-  loading = null
-  throw e
-}))
+const loadChart = () =>
+  (loading ??= import('./uplot-chart.ts').catch((e) => {
+    loading = null
+    throw e
+  }))
 
 /**
  * The stacked bar chart of the quota each model used per period. Screen readers get its summary;
  * the tables beside it hold the same figures.
  */
-export function UsageChart({ summary, formatValue, formatTicks }: { summary: UsageSummary; formatValue: (quota: number) => string; formatTicks?: (ticks: number[]) => string[] }) {
+export function UsageChart({
+  summary,
+  formatValue,
+  formatTicks,
+}: {
+  summary: UsageSummary
+  formatValue: (quota: number) => string
+  formatTicks?: (ticks: number[]) => string[]
+}) {
   const t = useT()
   const locale = useLocale()
   const { theme } = useStore($prefs, { keys: ['theme'] })
@@ -81,7 +90,12 @@ export function UsageChart({ summary, formatValue, formatTicks }: { summary: Usa
   }, [chart, summary, locale, theme, formatValue, formatTicks, t])
 
   return (
-    <figure className="tg-dash__card tg-dash__chart" part="chart" aria-labelledby={titleId} data-chart={chart ? 'ready' : failed ? 'failed' : 'loading'}>
+    <figure
+      className="tg-dash__card tg-dash__chart"
+      part="chart"
+      aria-labelledby={titleId}
+      data-chart={chart ? 'ready' : failed ? 'failed' : 'loading'}
+    >
       <figcaption id={titleId} className="tg-dash__card-title">
         {t('dashboard.chartTitle')}
       </figcaption>
@@ -91,7 +105,11 @@ export function UsageChart({ summary, formatValue, formatTicks }: { summary: Usa
           {t('dashboard.chartFailed')}
         </p>
       ) : (
-        <div className="tg-dash__plot" role="img" aria-label={t('dashboard.chartLabel', { granularity: t(`dashboard.${summary.granularity}`) })}>
+        <div
+          className="tg-dash__plot"
+          role="img"
+          aria-label={t('dashboard.chartLabel', { granularity: t(`dashboard.${summary.granularity}`) })}
+        >
           <div ref={ruler} className="tg-dash__ruler" aria-hidden="true"></div>
           {!chart && <sl-skeleton className="tg-dash__ruler-skeleton" effect="sheen"></sl-skeleton>}
           <div ref={target} className="tg-dash__canvas"></div>

@@ -93,7 +93,9 @@ export function summarize(rows: readonly QuotaDataRow[], granularity: Granularit
     if (!cell) p.set(model, (cell = zero()))
     add(cell, row)
   }
-  const byModel = [...models].map(([model, u]) => ({ model, ...u })).sort((a, b) => b.quota - a.quota || b.count - a.count || a.model.localeCompare(b.model))
+  const byModel = [...models]
+    .map(([model, u]) => ({ model, ...u }))
+    .sort((a, b) => b.quota - a.quota || b.count - a.count || a.model.localeCompare(b.model))
   const order = byModel.map((m) => m.model)
   const periodList = [...periods]
     .sort(([a], [b]) => a - b)
@@ -125,7 +127,12 @@ export function chartColumns(summary: UsageSummary): { starts: number[]; series:
   let starts = periods.map((p) => p.start)
   if (periods.length > 1) {
     const filled: number[] = []
-    for (let s = periods[0]!.start; s <= periods[periods.length - 1]!.start && filled.length <= MAX_CHART_PERIODS; s = nextPeriod(s, granularity)) filled.push(s)
+    for (
+      let s = periods[0]!.start;
+      s <= periods[periods.length - 1]!.start && filled.length <= MAX_CHART_PERIODS;
+      s = nextPeriod(s, granularity)
+    )
+      filled.push(s)
     if (filled.length <= MAX_CHART_PERIODS) starts = filled
   }
   const index = new Map(periods.map((p) => [p.start, p]))
@@ -154,6 +161,13 @@ export function fromLocalInput(value: string): number | null {
 /** How a period is named in the chart and the table. */
 export function periodLabel(start: number, granularity: Granularity, locale: string): string {
   const d = new Date(start * 1000)
-  if (granularity === 'hour') return new Intl.DateTimeFormat(locale, { month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d)
+  if (granularity === 'hour')
+    return new Intl.DateTimeFormat(locale, {
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(d)
   return new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }).format(d)
 }

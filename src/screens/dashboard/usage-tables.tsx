@@ -26,7 +26,11 @@ function FigureHeads() {
 }
 
 /** The requests, tokens and quota cells of one row (with their raw values for tests and copying). */
-function FigureCells({ row, formatNumber, formatQuota }: { row: { count: number; tokens: number; quota: number } } & Omit<Props, 'summary'>) {
+function FigureCells({
+  row,
+  formatNumber,
+  formatQuota,
+}: { row: { count: number; tokens: number; quota: number } } & Omit<Props, 'summary'>) {
   return (
     <>
       <td className="tg-num" data-count={row.count}>
@@ -79,7 +83,11 @@ export function UsageTables({ summary, formatQuota, formatNumber }: Props) {
                   <FigureCells row={m} formatNumber={formatNumber} formatQuota={formatQuota} />
                   <td className="tg-num">
                     <span className="tg-dash__share">
-                      <span className="tg-dash__share-bar" style={{ width: `${Math.round(share(m.quota) * 100)}%` }} aria-hidden="true"></span>
+                      <span
+                        className="tg-dash__share-bar"
+                        style={{ width: `${Math.round(share(m.quota) * 100)}%` }}
+                        aria-hidden="true"
+                      ></span>
                       {percent.format(share(m.quota))}
                     </span>
                   </td>

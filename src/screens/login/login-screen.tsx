@@ -88,7 +88,13 @@ export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
     >
       {expired && <FormMessage variant="warning">{t('login.expired')}</FormMessage>}
       {passwordLogin ? (
-        <form className="tg-form" part="form" onSubmit={submit} noValidate style={expired ? { marginTop: 'var(--sl-spacing-medium)' } : undefined}>
+        <form
+          className="tg-form"
+          part="form"
+          onSubmit={submit}
+          noValidate
+          style={expired ? { marginTop: 'var(--sl-spacing-medium)' } : undefined}
+        >
           {message && <FormMessage>{message}</FormMessage>}
           <sl-input
             label={t('field.username')}
@@ -113,7 +119,14 @@ export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
             <sl-icon slot="prefix" name="shield-lock"></sl-icon>
           </sl-input>
           {turnstileOn && <Turnstile siteKey={status!.turnstile_site_key} onToken={setTurnstileToken} />}
-          <sl-button type="submit" variant="primary" size="large" loading={busy} part="submit-button" exportparts="base:submit-button__base">
+          <sl-button
+            type="submit"
+            variant="primary"
+            size="large"
+            loading={busy}
+            part="submit-button"
+            exportparts="base:submit-button__base"
+          >
             {t('login.submit')}
           </sl-button>
         </form>

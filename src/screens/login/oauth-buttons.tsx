@@ -51,7 +51,9 @@ export function OAuthButtons({ onSignedIn }: { onSignedIn: (user: User) => void 
         )}
       </div>
       {telegram && <TelegramLogin botName={status!.telegram_bot_name} />}
-      {wechat && <WechatDialog open={wechatOpen} qrCode={status!.wechat_qrcode} onClose={() => setWechatOpen(false)} onSignedIn={onSignedIn} />}
+      {wechat && (
+        <WechatDialog open={wechatOpen} qrCode={status!.wechat_qrcode} onClose={() => setWechatOpen(false)} onSignedIn={onSignedIn} />
+      )}
     </div>
   )
 }

@@ -5,7 +5,17 @@ import type { User } from '../../api/types.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 
 /** The messaging-app sign-in: a QR code to follow the account, and the code it sends (valid three minutes). */
-export function WechatDialog({ open, qrCode, onClose, onSignedIn }: { open: boolean; qrCode: string; onClose: () => void; onSignedIn: (user: User) => void }) {
+export function WechatDialog({
+  open,
+  qrCode,
+  onClose,
+  onSignedIn,
+}: {
+  open: boolean
+  qrCode: string
+  onClose: () => void
+  onSignedIn: (user: User) => void
+}) {
   const t = useT()
   const [code, setCode] = useState('')
   const [message, setMessage] = useState<string | null>(null)
@@ -39,7 +49,13 @@ export function WechatDialog({ open, qrCode, onClose, onSignedIn }: { open: bool
       }}
     >
       <form className="tg-form" onSubmit={submit} noValidate>
-        {qrCode && <img src={qrCode} alt={t('wechat.qrAlt')} style={{ width: '12rem', height: '12rem', alignSelf: 'center', objectFit: 'contain' }} />}
+        {qrCode && (
+          <img
+            src={qrCode}
+            alt={t('wechat.qrAlt')}
+            style={{ width: '12rem', height: '12rem', alignSelf: 'center', objectFit: 'contain' }}
+          />
+        )}
         <p style={{ margin: 0, fontSize: 'var(--sl-font-size-small)', color: 'var(--tollgate-muted)' }}>{t('wechat.hint')}</p>
         {message && <FormMessage>{message}</FormMessage>}
         <sl-input

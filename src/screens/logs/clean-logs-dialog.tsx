@@ -39,7 +39,12 @@ export function CleanLogsDialog({ open, onClose, onCleaned }: { open: boolean; o
   }
 
   return (
-    <sl-dialog label={t('logs.clean.title')} open={open} data-dialog="clean-logs" onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}>
+    <sl-dialog
+      label={t('logs.clean.title')}
+      open={open}
+      data-dialog="clean-logs"
+      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+    >
       <form className="tg-form" onSubmit={submit} noValidate>
         <p className="tg-muted tg-small">{t('logs.clean.body')}</p>
         {message && <FormMessage variant="danger">{message}</FormMessage>}

@@ -15,7 +15,23 @@ export interface LogDraft {
 const value = (e: Event) => (e.target as HTMLInputElement).value
 
 /** Type, token name, model, time range; administrators also filter by username and channel. */
-export function LogFilters({ id, hidden, admin, draft, onChange, onSubmit, busy }: { id?: string; hidden?: boolean; admin: boolean; draft: LogDraft; onChange: (patch: Partial<LogDraft>) => void; onSubmit: () => void; busy: boolean }) {
+export function LogFilters({
+  id,
+  hidden,
+  admin,
+  draft,
+  onChange,
+  onSubmit,
+  busy,
+}: {
+  id?: string
+  hidden?: boolean
+  admin: boolean
+  draft: LogDraft
+  onChange: (patch: Partial<LogDraft>) => void
+  onSubmit: () => void
+  busy: boolean
+}) {
   const t = useLogLabels()
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -33,14 +49,57 @@ export function LogFilters({ id, hidden, admin, draft, onChange, onSubmit, busy 
           <option value="4">{t('logs.type.system')}</option>
         </select>
       </label>
-      <sl-input label={t('logs.field.token')} name="token_name" size="small" clearable value={draft.token_name} onsl-input={(e: Event) => onChange({ token_name: value(e) })}></sl-input>
-      <sl-input label={t('logs.field.model')} name="model_name" size="small" clearable value={draft.model_name} onsl-input={(e: Event) => onChange({ model_name: value(e) })}></sl-input>
-      <sl-input label={t('logs.field.start')} name="start" type="datetime-local" size="small" value={draft.start} onsl-input={(e: Event) => onChange({ start: value(e) })}></sl-input>
-      <sl-input label={t('logs.field.end')} name="end" type="datetime-local" size="small" value={draft.end} onsl-input={(e: Event) => onChange({ end: value(e) })}></sl-input>
+      <sl-input
+        label={t('logs.field.token')}
+        name="token_name"
+        size="small"
+        clearable
+        value={draft.token_name}
+        onsl-input={(e: Event) => onChange({ token_name: value(e) })}
+      ></sl-input>
+      <sl-input
+        label={t('logs.field.model')}
+        name="model_name"
+        size="small"
+        clearable
+        value={draft.model_name}
+        onsl-input={(e: Event) => onChange({ model_name: value(e) })}
+      ></sl-input>
+      <sl-input
+        label={t('logs.field.start')}
+        name="start"
+        type="datetime-local"
+        size="small"
+        value={draft.start}
+        onsl-input={(e: Event) => onChange({ start: value(e) })}
+      ></sl-input>
+      <sl-input
+        label={t('logs.field.end')}
+        name="end"
+        type="datetime-local"
+        size="small"
+        value={draft.end}
+        onsl-input={(e: Event) => onChange({ end: value(e) })}
+      ></sl-input>
       {admin && (
         <>
-          <sl-input label={t('logs.field.username')} name="username" size="small" clearable value={draft.username} onsl-input={(e: Event) => onChange({ username: value(e) })}></sl-input>
-          <sl-input label={t('logs.field.channel')} name="channel" size="small" inputmode="numeric" clearable value={draft.channel} onsl-input={(e: Event) => onChange({ channel: value(e) })}></sl-input>
+          <sl-input
+            label={t('logs.field.username')}
+            name="username"
+            size="small"
+            clearable
+            value={draft.username}
+            onsl-input={(e: Event) => onChange({ username: value(e) })}
+          ></sl-input>
+          <sl-input
+            label={t('logs.field.channel')}
+            name="channel"
+            size="small"
+            inputmode="numeric"
+            clearable
+            value={draft.channel}
+            onsl-input={(e: Event) => onChange({ channel: value(e) })}
+          ></sl-input>
         </>
       )}
       <div className="tg-filters__actions">

@@ -3,7 +3,10 @@ import type { LogLabel } from './logs-labels.ts'
 import { LOG_TYPE, type Log } from '../../api/types.ts'
 
 /** The label of a log type (spec section 4): 1 top-up, 2 consumption, 3 admin, 4 system, other unknown. */
-export function logTypeLabel(type: number): { key: LogLabel | MessageKey; variant: 'success' | 'primary' | 'warning' | 'neutral' | 'danger' } {
+export function logTypeLabel(type: number): {
+  key: LogLabel | MessageKey
+  variant: 'success' | 'primary' | 'warning' | 'neutral' | 'danger'
+} {
   switch (type) {
     case LOG_TYPE.topup:
       return { key: 'logs.type.topup', variant: 'success' }
@@ -60,7 +63,9 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : u
  * The pricing that produced a consumption row: a per-call price (model_price set and not -1) or
  * the ratios. Null when `other` says nothing about it.
  */
-export function pricing(other: LogOther | null): { kind: 'price'; price: number; group: number } | { kind: 'ratio'; model: number; completion: number; group: number } | null {
+export function pricing(
+  other: LogOther | null,
+): { kind: 'price'; price: number; group: number } | { kind: 'ratio'; model: number; completion: number; group: number } | null {
   if (!other) return null
   const price = num(other.model_price)
   const group = num(other.group_ratio) ?? 1

@@ -23,7 +23,14 @@ function Details({ log, t }: { log: Log; t: Labels<LogLabel> }) {
   if (!line && !log.content) return <span data-col="details">—</span>
   const full = [line, log.content].filter(Boolean).join('\n')
   return (
-    <button type="button" className="tg-log__details" data-col="details" aria-expanded={open} title={open ? undefined : full} onClick={() => setOpen((o) => !o)}>
+    <button
+      type="button"
+      className="tg-log__details"
+      data-col="details"
+      aria-expanded={open}
+      title={open ? undefined : full}
+      onClick={() => setOpen((o) => !o)}
+    >
       {line && <span>{line}</span>}
       {log.content && <span className="tg-muted">{log.content}</span>}
     </button>
@@ -34,7 +41,17 @@ function Details({ log, t }: { log: Log; t: Labels<LogLabel> }) {
  * The log table. Usage columns (duration, stream, tokens) are filled for consumption rows;
  * administrators also see the channel with its retry chain and the user.
  */
-export function LogTable({ logs, admin, onUser, onCopy }: { logs: Log[]; admin: boolean; onUser: (log: Log) => void; onCopy: (text: string) => void }) {
+export function LogTable({
+  logs,
+  admin,
+  onUser,
+  onCopy,
+}: {
+  logs: Log[]
+  admin: boolean
+  onUser: (log: Log) => void
+  onCopy: (text: string) => void
+}) {
   const t = useLogLabels()
   const status = useStore($status)
   return (
@@ -71,9 +88,19 @@ export function LogTable({ logs, admin, onUser, onCopy }: { logs: Log[]; admin: 
                 </td>
                 {admin && (
                   <td data-col="channel">
-                    {log.channel ? <sl-tag size="small" variant="neutral">#{log.channel}</sl-tag> : '—'}
+                    {log.channel ? (
+                      <sl-tag size="small" variant="neutral">
+                        #{log.channel}
+                      </sl-tag>
+                    ) : (
+                      '—'
+                    )}
                     {chain.length > 1 && (
-                      <div className="tg-log__chain" data-retry-chain={chain.join(',')} title={`${t('logs.retryChain')}: ${chain.join(' → ')}`}>
+                      <div
+                        className="tg-log__chain"
+                        data-retry-chain={chain.join(',')}
+                        title={`${t('logs.retryChain')}: ${chain.join(' → ')}`}
+                      >
                         <span className="tg-log__sr">{t('logs.retryChain')}: </span>
                         <span aria-hidden="true">↻ </span>
                         {chain.join(' → ')}
@@ -84,7 +111,13 @@ export function LogTable({ logs, admin, onUser, onCopy }: { logs: Log[]; admin: 
                 {admin && (
                   <td data-col="user">
                     {log.username ? (
-                      <button type="button" className="tg-linklike tg-log__user" title={log.username} data-user-id={log.user_id} onClick={() => onUser(log)}>
+                      <button
+                        type="button"
+                        className="tg-linklike tg-log__user"
+                        title={log.username}
+                        data-user-id={log.user_id}
+                        onClick={() => onUser(log)}
+                      >
                         {log.username}
                       </button>
                     ) : (
@@ -102,7 +135,12 @@ export function LogTable({ logs, admin, onUser, onCopy }: { logs: Log[]; admin: 
                 </td>
                 <td data-col="model">
                   {log.model_name ? (
-                    <button type="button" className="tg-chip tg-log__model" title={`${log.model_name} · ${t('logs.copyModel')}`} onClick={() => onCopy(log.model_name)}>
+                    <button
+                      type="button"
+                      className="tg-chip tg-log__model"
+                      title={`${log.model_name} · ${t('logs.copyModel')}`}
+                      onClick={() => onCopy(log.model_name)}
+                    >
                       {log.model_name}
                     </button>
                   ) : (
@@ -130,7 +168,8 @@ export function LogTable({ logs, admin, onUser, onCopy }: { logs: Log[]; admin: 
                         <span className="tg-log__unit">{t('logs.tokens.in')}</span> <span data-col="prompt">{log.prompt_tokens}</span>
                       </span>
                       <span title={t('logs.col.completion')}>
-                        <span className="tg-log__unit">{t('logs.tokens.out')}</span> <span data-col="completion">{log.completion_tokens}</span>
+                        <span className="tg-log__unit">{t('logs.tokens.out')}</span>{' '}
+                        <span data-col="completion">{log.completion_tokens}</span>
                       </span>
                     </span>
                   ) : (

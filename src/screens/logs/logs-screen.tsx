@@ -31,7 +31,15 @@ export const LOG_RANGE = { back: 24 * 3600, ahead: 3600 }
 
 function defaultDraft(): LogDraft {
   const t = Math.floor(now().getTime() / 1000)
-  return { type: '0', token_name: '', model_name: '', start: toLocalInput(t - LOG_RANGE.back), end: toLocalInput(t + LOG_RANGE.ahead), username: '', channel: '' }
+  return {
+    type: '0',
+    token_name: '',
+    model_name: '',
+    start: toLocalInput(t - LOG_RANGE.back),
+    end: toLocalInput(t + LOG_RANGE.ahead),
+    username: '',
+    channel: '',
+  }
 }
 
 function toFilters(d: LogDraft): logsApi.LogFilters {
@@ -70,7 +78,10 @@ export function LogsScreen() {
   const { copy, fallback } = useCopy()
   const size = PAGE_SIZES.includes(pageSize as (typeof PAGE_SIZES)[number]) ? pageSize : PAGE_SIZES[0]
 
-  const key = useMemo(() => JSON.stringify({ applied, admin, size, user: user?.id ?? 0, generation }), [applied, admin, size, user?.id, generation])
+  const key = useMemo(
+    () => JSON.stringify({ applied, admin, size, user: user?.id ?? 0, generation }),
+    [applied, admin, size, user?.id, generation],
+  )
   const fetchPage = useCallback((p: number) => logsApi.list(admin, applied, p, size), [admin, applied, size])
   const list = usePagedList<Log>(fetchPage, size, key)
 
@@ -91,7 +102,15 @@ export function LogsScreen() {
     return (
       <div className="tg-screen" data-screen="logs">
         <style>{listCss + logsCss}</style>
-        <EmptyState icon="shield-lock" title={t('logs.signInFirst')} action={<Link to="/login" className="tg-button tg-button--primary">{t('top.login')}</Link>} />
+        <EmptyState
+          icon="shield-lock"
+          title={t('logs.signInFirst')}
+          action={
+            <Link to="/login" className="tg-button tg-button--primary">
+              {t('top.login')}
+            </Link>
+          }
+        />
       </div>
     )
   }
@@ -116,14 +135,29 @@ export function LogsScreen() {
         }
       />
       {small && (
-        <button type="button" className="tg-button tg-filters-toggle" aria-expanded={filtersOpen} aria-controls="tg-log-filters" data-action="toggle-filters" onClick={() => setFiltersOpen((o) => !o)}>
+        <button
+          type="button"
+          className="tg-button tg-filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls="tg-log-filters"
+          data-action="toggle-filters"
+          onClick={() => setFiltersOpen((o) => !o)}
+        >
           {t('logs.filtersToggle')}
           <span className="tg-filters-toggle__caret" aria-hidden="true">
             ▾
           </span>
         </button>
       )}
-      <LogFilters id="tg-log-filters" hidden={small && !filtersOpen} admin={admin} draft={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} onSubmit={search} busy={list.load.state === 'loading' || (list.load.state === 'ready' && !!list.load.refreshing)} />
+      <LogFilters
+        id="tg-log-filters"
+        hidden={small && !filtersOpen}
+        admin={admin}
+        draft={draft}
+        onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))}
+        onSubmit={search}
+        busy={list.load.state === 'loading' || (list.load.state === 'ready' && !!list.load.refreshing)}
+      />
       <p className="tg-stat" data-stat="" aria-live="polite">
         {stat === null ? (
           <sl-spinner aria-label={t('common.loading')}></sl-spinner>
@@ -153,7 +187,12 @@ export function LogsScreen() {
       >
         {(rows) => (
           <>
-            <LogTable logs={rows} admin={admin} onUser={(log) => setUserInfo({ id: log.user_id, username: log.username })} onCopy={(text) => void copy(text)} />
+            <LogTable
+              logs={rows}
+              admin={admin}
+              onUser={(log) => setUserInfo({ id: log.user_id, username: log.username })}
+              onCopy={(text) => void copy(text)}
+            />
             <div className="tg-list-footer">
               <span className="tg-muted tg-small" data-row-count={rows.length}>
                 {t('logs.shown', { n: rows.length })}
@@ -165,7 +204,12 @@ export function LogsScreen() {
               )}
               <label className="tg-list-footer__end tg-muted tg-small">
                 {t('logs.pageSize')}
-                <select className="tg-select" name="page-size" value={String(size)} onChange={(e) => $prefs.setKey('log-page-size', Number(e.target.value))}>
+                <select
+                  className="tg-select"
+                  name="page-size"
+                  value={String(size)}
+                  onChange={(e) => $prefs.setKey('log-page-size', Number(e.target.value))}
+                >
                   {PAGE_SIZES.map((n) => (
                     <option key={n} value={String(n)}>
                       {n}
@@ -178,7 +222,9 @@ export function LogsScreen() {
         )}
       </LoadState>
       {admin && <UserInfoDialog target={userInfo} onClose={() => setUserInfo(null)} />}
-      {admin && cleaning && <CleanLogsDialog open={cleaning} onClose={() => setCleaning(false)} onCleaned={() => setGeneration((g) => g + 1)} />}
+      {admin && cleaning && (
+        <CleanLogsDialog open={cleaning} onClose={() => setCleaning(false)} onCleaned={() => setGeneration((g) => g + 1)} />
+      )}
       {fallback}
     </div>
   )

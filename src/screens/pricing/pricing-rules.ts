@@ -10,7 +10,8 @@ export type BillingFilter = 'all' | 'usage' | 'call'
 export const inputPrice = (e: Pick<PricingEntry, 'model_ratio'>, groupRatio: number) => e.model_ratio * 2 * groupRatio
 
 /** Dollars per 1M completion tokens: the input price times the completion ratio. */
-export const completionPrice = (e: Pick<PricingEntry, 'model_ratio' | 'completion_ratio'>, groupRatio: number) => inputPrice(e, groupRatio) * e.completion_ratio
+export const completionPrice = (e: Pick<PricingEntry, 'model_ratio' | 'completion_ratio'>, groupRatio: number) =>
+  inputPrice(e, groupRatio) * e.completion_ratio
 
 /** Dollars per call: model price x group ratio. */
 export const callPrice = (e: Pick<PricingEntry, 'model_price'>, groupRatio: number) => e.model_price * groupRatio
@@ -27,7 +28,10 @@ export function formatUsd(dollars: number): string {
 export const quotaOf = (dollars: number, quotaPerUnit: number) => compactNumber(Math.round(dollars * quotaPerUnit))
 
 /** Search by name (trimmed, any case), billing type and, optionally, only what the group can use. */
-export function filterPricing(models: PricingEntry[], query: { text: string; billing: BillingFilter; availableOnly: boolean }): PricingEntry[] {
+export function filterPricing(
+  models: PricingEntry[],
+  query: { text: string; billing: BillingFilter; availableOnly: boolean },
+): PricingEntry[] {
   const text = query.text.trim().toLowerCase()
   return models.filter(
     (m) =>

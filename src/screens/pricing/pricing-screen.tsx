@@ -45,7 +45,10 @@ export function PricingScreen() {
     void reload()
   }, [reload, userId])
 
-  const shown = useMemo(() => (load.state === 'ready' ? filterPricing(load.data.models, { text, billing, availableOnly }) : []), [load, text, billing, availableOnly])
+  const shown = useMemo(
+    () => (load.state === 'ready' ? filterPricing(load.data.models, { text, billing, availableOnly }) : []),
+    [load, text, billing, availableOnly],
+  )
 
   return (
     <div className="tg-screen tg-pricing" data-screen="pricing">
@@ -55,7 +58,9 @@ export function PricingScreen() {
         description={
           load.state === 'ready' ? (
             <span data-group="">
-              {user ? t('pricing.groupSignedIn', { group: load.data.group, ratio: load.data.groupRatio }) : t('pricing.groupSignedOut', { group: load.data.group, ratio: load.data.groupRatio })}
+              {user
+                ? t('pricing.groupSignedIn', { group: load.data.group, ratio: load.data.groupRatio })
+                : t('pricing.groupSignedOut', { group: load.data.group, ratio: load.data.groupRatio })}
             </span>
           ) : (
             t('pricing.description')
@@ -75,12 +80,23 @@ export function PricingScreen() {
         >
           <sl-icon slot="prefix" name="search"></sl-icon>
         </sl-input>
-        <sl-select name="billing" size="small" aria-label={t('pricing.col.billing')} value={billing} onsl-change={(e: Event) => setBilling(valueOf(e) as BillingFilter)}>
+        <sl-select
+          name="billing"
+          size="small"
+          aria-label={t('pricing.col.billing')}
+          value={billing}
+          onsl-change={(e: Event) => setBilling(valueOf(e) as BillingFilter)}
+        >
           <sl-option value="all">{t('pricing.allBilling')}</sl-option>
           <sl-option value="usage">{t('pricing.perUsage')}</sl-option>
           <sl-option value="call">{t('pricing.perCall')}</sl-option>
         </sl-select>
-        <sl-switch name="available_only" size="small" checked={availableOnly} onsl-change={(e: Event) => setAvailableOnly((e.target as HTMLInputElement).checked)}>
+        <sl-switch
+          name="available_only"
+          size="small"
+          checked={availableOnly}
+          onsl-change={(e: Event) => setAvailableOnly((e.target as HTMLInputElement).checked)}
+        >
           {t('pricing.availableOnly')}
         </sl-switch>
       </div>

@@ -9,7 +9,15 @@ import { callPrice, completionPrice, formatUsd, inputPrice, isPerCall, quotaOf }
  * group (per 1M prompt and completion tokens, or per call), in dollars; sites that show quota
  * rather than currency see the quota beside it.
  */
-export function PricingTable({ models, groupRatio, onCopy }: { models: PricingEntry[]; groupRatio: number; onCopy: (name: string) => void }) {
+export function PricingTable({
+  models,
+  groupRatio,
+  onCopy,
+}: {
+  models: PricingEntry[]
+  groupRatio: number
+  onCopy: (name: string) => void
+}) {
   const t = useT()
   const status = useStore($status)
   const showQuota = status ? !status.display_in_currency : false
@@ -40,7 +48,12 @@ export function PricingTable({ models, groupRatio, onCopy }: { models: PricingEn
         {models.map((m) => {
           const perCall = isPerCall(m)
           return (
-            <tr key={m.model_name} className={m.available ? 'tg-row' : 'tg-row tg-row--unavailable'} data-model={m.model_name} data-available={String(m.available)}>
+            <tr
+              key={m.model_name}
+              className={m.available ? 'tg-row' : 'tg-row tg-row--unavailable'}
+              data-model={m.model_name}
+              data-available={String(m.available)}
+            >
               <td data-label={t('pricing.col.available')}>
                 <span className={m.available ? 'tg-flag tg-flag--yes' : 'tg-flag tg-flag--no'} data-flag="">
                   <sl-icon name={m.available ? 'check-circle-fill' : 'x-circle'} aria-hidden="true"></sl-icon>
@@ -49,7 +62,12 @@ export function PricingTable({ models, groupRatio, onCopy }: { models: PricingEn
               </td>
               <th scope="row" className="tg-pricing-table__model">
                 <code>{m.model_name}</code>
-                <sl-icon-button name="clipboard" label={t('pricing.copyName', { name: m.model_name })} data-action="copy-model" onClick={() => onCopy(m.model_name)}></sl-icon-button>
+                <sl-icon-button
+                  name="clipboard"
+                  label={t('pricing.copyName', { name: m.model_name })}
+                  data-action="copy-model"
+                  onClick={() => onCopy(m.model_name)}
+                ></sl-icon-button>
               </th>
               <td data-label={t('pricing.col.billing')}>
                 <sl-tag size="small" variant={perCall ? 'warning' : 'primary'} data-billing={perCall ? 'call' : 'usage'}>
@@ -70,7 +88,9 @@ export function PricingTable({ models, groupRatio, onCopy }: { models: PricingEn
                         <span className="tg-price__label">{t('pricing.completion')}</span>
                         {price(completionPrice(m, groupRatio), t('pricing.unit1M'), 'completion')}
                       </span>
-                      <span className="tg-price__ratios">{t('pricing.ratios', { model: m.model_ratio, completion: m.completion_ratio })}</span>
+                      <span className="tg-price__ratios">
+                        {t('pricing.ratios', { model: m.model_ratio, completion: m.completion_ratio })}
+                      </span>
                     </>
                   )}
                 </div>

@@ -26,7 +26,13 @@ export function RedemptionDrawer({ editing, onClose, onSaved }: RedemptionDrawer
   const L = useLabels()
   const { shown, onAfterHide } = useLingering(editing)
   return (
-    <AdminDrawer name="redemption" label={shown === 'new' ? L('redemptions.addTitle') : L('redemptions.editTitle')} open={editing !== null} onClose={onClose} onAfterHide={onAfterHide}>
+    <AdminDrawer
+      name="redemption"
+      label={shown === 'new' ? L('redemptions.addTitle') : L('redemptions.editTitle')}
+      open={editing !== null}
+      onClose={onClose}
+      onAfterHide={onAfterHide}
+    >
       {shown !== null && <RedemptionEditor key={shown === 'new' ? 'new' : shown.id} editing={shown} onClose={onClose} onSaved={onSaved} />}
     </AdminDrawer>
   )
@@ -37,7 +43,9 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
   const L = useLabels()
   const status = useStore($status)
   const isNew = editing === 'new'
-  const [form, setForm] = useState<RedemptionForm>(() => (isNew ? { ...DEFAULT_REDEMPTION } : { name: editing.name, quota: String(editing.quota), count: '1' }))
+  const [form, setForm] = useState<RedemptionForm>(() =>
+    isNew ? { ...DEFAULT_REDEMPTION } : { name: editing.name, quota: String(editing.quota), count: '1' },
+  )
   const [busy, setBusy] = useState(false)
   const nameRef = useRef<HTMLElement>(null)
   const set = (key: keyof RedemptionForm) => (e: Event) => {
@@ -74,26 +82,54 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
   const quota = int(form.quota)
   return (
     <form className="tg-admin__form" onSubmit={submit} noValidate data-form="redemption">
-      <sl-input ref={nameRef} label={L('redemptions.field.name')} name="name" required={isNew} maxlength={20} autocomplete="off" value={form.name} onsl-input={set('name')}></sl-input>
+      <sl-input
+        ref={nameRef}
+        label={L('redemptions.field.name')}
+        name="name"
+        required={isNew}
+        maxlength={20}
+        autocomplete="off"
+        value={form.name}
+        onsl-input={set('name')}
+      ></sl-input>
       <sl-input
         label={L('redemptions.field.quota')}
         name="quota"
         type="number"
         min="1"
         step="1"
-        help-text={L('users.quotaEquals', { amount: formatQuota(quota, { ...(status ?? { quota_per_unit: 500000 }), display_in_currency: true }) })}
+        help-text={L('users.quotaEquals', {
+          amount: formatQuota(quota, { ...(status ?? { quota_per_unit: 500000 }), display_in_currency: true }),
+        })}
         value={form.quota}
         onsl-input={set('quota')}
       ></sl-input>
       <div className="tg-admin__presets" role="group" aria-label={L('redemptions.presets')}>
         {QUOTA_PRESETS.map((p) => (
-          <sl-button key={p.quota} size="small" pill data-preset={p.quota} variant={quota === p.quota ? 'primary' : 'default'} onClick={() => setForm((f) => ({ ...f, quota: String(p.quota) }))}>
+          <sl-button
+            key={p.quota}
+            size="small"
+            pill
+            data-preset={p.quota}
+            variant={quota === p.quota ? 'primary' : 'default'}
+            onClick={() => setForm((f) => ({ ...f, quota: String(p.quota) }))}
+          >
             {p.label}
           </sl-button>
         ))}
       </div>
       {isNew && (
-        <sl-input label={L('redemptions.field.count')} name="count" type="number" min="1" max="100" step="1" help-text={L('redemptions.countHelp')} value={form.count} onsl-input={set('count')}></sl-input>
+        <sl-input
+          label={L('redemptions.field.count')}
+          name="count"
+          type="number"
+          min="1"
+          max="100"
+          step="1"
+          help-text={L('redemptions.countHelp')}
+          value={form.count}
+          onsl-input={set('count')}
+        ></sl-input>
       )}
       <DrawerActions busy={busy} saveLabel={L('admin.save')} onClose={onClose} />
     </form>
@@ -104,7 +140,15 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
  * The codes a create generated: shown, copied at once, and offered as a text file named after the
  * name (a download link to a Blob of the codes, one per line).
  */
-export function CreatedCodesDialog({ created, onCopy, onClose }: { created: { name: string; codes: string[] } | null; onCopy: (text: string) => void; onClose: () => void }) {
+export function CreatedCodesDialog({
+  created,
+  onCopy,
+  onClose,
+}: {
+  created: { name: string; codes: string[] } | null
+  onCopy: (text: string) => void
+  onClose: () => void
+}) {
   const t = useT()
   const L = useLabels()
   const file = useMemo(() => (created ? codesFile(created.name, created.codes) : null), [created])
@@ -127,7 +171,13 @@ export function CreatedCodesDialog({ created, onCopy, onClose }: { created: { na
       {created && (
         <>
           <p className="tg-admin__note">{L('redemptions.createdBody')}</p>
-          <textarea className="tg-copy__text tg-admin__codes" readOnly rows={Math.min(8, created.codes.length + 1)} value={created.codes.join('\n')} aria-label={L('redemptions.codes')}></textarea>
+          <textarea
+            className="tg-copy__text tg-admin__codes"
+            readOnly
+            rows={Math.min(8, created.codes.length + 1)}
+            value={created.codes.join('\n')}
+            aria-label={L('redemptions.codes')}
+          ></textarea>
           <sl-button slot="footer" data-action="copy-codes" onClick={() => onCopy(created.codes.join('\n'))}>
             {L('redemptions.copyAll')}
           </sl-button>

@@ -120,7 +120,13 @@ function RedemptionsManager() {
           </sl-button>
         }
       />
-      <AdminSearch keyword={keyword} onKeyword={setKeyword} keywordLabel={L('redemptions.search')} searchLabel={L('admin.search')} onSubmit={search} />
+      <AdminSearch
+        keyword={keyword}
+        onKeyword={setKeyword}
+        keywordLabel={L('redemptions.search')}
+        searchLabel={L('admin.search')}
+        onSubmit={search}
+      />
       <div className="tg-admin__toolbar" role="toolbar" aria-label={L('redemptions.tools')}>
         <sl-button size="small" data-action="copy-selected" onClick={copySelected}>
           <sl-icon slot="prefix" name="files"></sl-icon>

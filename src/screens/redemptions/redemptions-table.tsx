@@ -60,7 +60,13 @@ export function RedemptionsTable({
             const s = STATUS[r.status] ?? { key: 'redemptions.status.unknown' as LabelKey, variant: 'neutral' }
             const unused = r.status === 1
             return (
-              <tr key={r.id} data-id={r.id} data-status={r.status} data-shaded={String(!unused)} className={unused ? undefined : 'tg-admin__row--shaded'}>
+              <tr
+                key={r.id}
+                data-id={r.id}
+                data-status={r.status}
+                data-shaded={String(!unused)}
+                className={unused ? undefined : 'tg-admin__row--shaded'}
+              >
                 <SelectRowCell id={r.id} selection={selection} label={L('admin.selectRow', { name: r.name })} />
                 <td data-label="ID">{r.id}</td>
                 <td data-label={L('redemptions.col.name')}>
@@ -91,18 +97,36 @@ export function RedemptionsTable({
                       {L('redemptions.copy')}
                     </sl-button>
                     {unused ? (
-                      <sl-button size="small" data-action="disable" loading={pending.has(`${r.id}:status`)} onClick={() => actions.toggle(r)}>
+                      <sl-button
+                        size="small"
+                        data-action="disable"
+                        loading={pending.has(`${r.id}:status`)}
+                        onClick={() => actions.toggle(r)}
+                      >
                         {L('admin.disable')}
                       </sl-button>
                     ) : (
-                      <sl-button size="small" data-action="enable" disabled={!canEnable(r)} loading={pending.has(`${r.id}:status`)} onClick={() => actions.toggle(r)}>
+                      <sl-button
+                        size="small"
+                        data-action="enable"
+                        disabled={!canEnable(r)}
+                        loading={pending.has(`${r.id}:status`)}
+                        onClick={() => actions.toggle(r)}
+                      >
                         {L('admin.enable')}
                       </sl-button>
                     )}
                     <sl-button size="small" data-action="edit" disabled={!canEdit(r)} onClick={() => actions.edit(r)}>
                       {L('admin.edit')}
                     </sl-button>
-                    <sl-button size="small" variant="danger" outline data-action="delete" loading={pending.has(`${r.id}:delete`)} onClick={() => actions.remove(r)}>
+                    <sl-button
+                      size="small"
+                      variant="danger"
+                      outline
+                      data-action="delete"
+                      loading={pending.has(`${r.id}:delete`)}
+                      onClick={() => actions.remove(r)}
+                    >
                       {L('admin.delete')}
                     </sl-button>
                   </div>

@@ -121,7 +121,14 @@ export function RegisterScreen({ noLinks = false, onRegistered }: RegisterScreen
         <form className="tg-form" part="form" onSubmit={submit} noValidate>
           {message && <FormMessage>{message}</FormMessage>}
           {aff && <FormMessage variant="primary">{t('register.invitedBy', { code: aff })}</FormMessage>}
-          <sl-input label={t('field.username')} name="username" autocomplete="username" placeholder={t('placeholder.username')} maxlength={12} {...field('username')}>
+          <sl-input
+            label={t('field.username')}
+            name="username"
+            autocomplete="username"
+            placeholder={t('placeholder.username')}
+            maxlength={12}
+            {...field('username')}
+          >
             <sl-icon slot="prefix" name="person"></sl-icon>
           </sl-input>
           <sl-input
@@ -149,18 +156,38 @@ export function RegisterScreen({ noLinks = false, onRegistered }: RegisterScreen
           {emailOn && (
             <>
               <div className="tg-form__row">
-                <sl-input label={t('field.email')} name="email" type="email" autocomplete="email" placeholder={t('placeholder.email')} {...field('email')}>
+                <sl-input
+                  label={t('field.email')}
+                  name="email"
+                  type="email"
+                  autocomplete="email"
+                  placeholder={t('placeholder.email')}
+                  {...field('email')}
+                >
                   <sl-icon slot="prefix" name="envelope"></sl-icon>
                 </sl-input>
                 <sl-button onClick={sendCode} disabled={lock.left > 0} loading={sending} data-action="send-code">
                   {lock.left > 0 ? t('register.resendIn', { n: lock.left }) : t('register.sendCode')}
                 </sl-button>
               </div>
-              <sl-input label={t('field.code')} name="verification_code" autocomplete="one-time-code" placeholder={t('placeholder.code')} {...field('code')}></sl-input>
+              <sl-input
+                label={t('field.code')}
+                name="verification_code"
+                autocomplete="one-time-code"
+                placeholder={t('placeholder.code')}
+                {...field('code')}
+              ></sl-input>
             </>
           )}
           {turnstileOn && <Turnstile siteKey={status!.turnstile_site_key} onToken={setTurnstileToken} />}
-          <sl-button type="submit" variant="primary" size="large" loading={busy} part="submit-button" exportparts="base:submit-button__base">
+          <sl-button
+            type="submit"
+            variant="primary"
+            size="large"
+            loading={busy}
+            part="submit-button"
+            exportparts="base:submit-button__base"
+          >
             {t('register.submit')}
           </sl-button>
         </form>

@@ -48,13 +48,32 @@ export function ResetConfirmScreen({ noLinks = false }: { noLinks?: boolean }) {
           {password !== null && (
             <>
               <FormMessage variant="success">{t('resetConfirm.done')}</FormMessage>
-              <sl-input label={t('resetConfirm.newPassword')} name="new-password" value={password} readonly className="tg-secret" data-new-password="">
-                <sl-icon-button slot="suffix" name="clipboard" label={t('common.copy')} onClick={() => copy(password, t('resetConfirm.copied'))}></sl-icon-button>
+              <sl-input
+                label={t('resetConfirm.newPassword')}
+                name="new-password"
+                value={password}
+                readonly
+                className="tg-secret"
+                data-new-password=""
+              >
+                <sl-icon-button
+                  slot="suffix"
+                  name="clipboard"
+                  label={t('common.copy')}
+                  onClick={() => copy(password, t('resetConfirm.copied'))}
+                ></sl-icon-button>
               </sl-input>
             </>
           )}
           {password === null && (
-            <sl-button type="submit" variant="primary" size="large" loading={busy} part="submit-button" exportparts="base:submit-button__base">
+            <sl-button
+              type="submit"
+              variant="primary"
+              size="large"
+              loading={busy}
+              part="submit-button"
+              exportparts="base:submit-button__base"
+            >
               {t('resetConfirm.submit')}
             </sl-button>
           )}

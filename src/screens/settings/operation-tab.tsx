@@ -57,7 +57,12 @@ export const OPERATION_FIELDS = {
     sw('AutomaticDisableChannelEnabled'),
     sw('AutomaticEnableChannelEnabled'),
   ],
-  quota: [count('QuotaForNewUser'), count('PreConsumedQuota', { hint: 'optHint.PreConsumedQuota' }), count('QuotaForInviter'), count('QuotaForInvitee')],
+  quota: [
+    count('QuotaForNewUser'),
+    count('PreConsumedQuota', { hint: 'optHint.PreConsumedQuota' }),
+    count('QuotaForInviter'),
+    count('QuotaForInvitee'),
+  ],
   ratios: [
     json('ModelPrice', 'optHint.ModelPrice'),
     json('ModelRatio', 'optHint.ModelRatio'),
@@ -133,7 +138,12 @@ function OperationForms() {
       <SimpleSection id="sensitive" title={lt('opsec.sensitive')} hint={lt('opsec.sensitiveHint')} fields={OPERATION_FIELDS.sensitive} />
       <LogsSection />
       <SimpleSection id="dashboard" title={lt('opsec.dashboard')} hint={lt('opsec.dashboardHint')} fields={OPERATION_FIELDS.dashboard} />
-      <SimpleSection id="monitoring" title={lt('opsec.monitoring')} hint={lt('opsec.monitoringHint')} fields={OPERATION_FIELDS.monitoring} />
+      <SimpleSection
+        id="monitoring"
+        title={lt('opsec.monitoring')}
+        hint={lt('opsec.monitoringHint')}
+        fields={OPERATION_FIELDS.monitoring}
+      />
       <SimpleSection id="quota" title={lt('opsec.quota')} hint={lt('opsec.quotaHint')} fields={OPERATION_FIELDS.quota} />
       <RatiosSection />
     </>

@@ -18,7 +18,10 @@ export function useConfirm(): [ReactNode, (message: string, confirmLabel: string
   const last = useRef<Ask | null>(null)
   if (ask) last.current = ask
 
-  const confirm = useCallback((message: string, confirmLabel: string) => new Promise<boolean>((resolve) => setAsk({ message, confirmLabel, resolve })), [])
+  const confirm = useCallback(
+    (message: string, confirmLabel: string) => new Promise<boolean>((resolve) => setAsk({ message, confirmLabel, resolve })),
+    [],
+  )
 
   const answer = (ok: boolean) => {
     ask?.resolve(ok)

@@ -2,7 +2,11 @@ import { useId, useState, type KeyboardEvent } from 'react'
 import { useT } from '../../i18n/t.ts'
 import type { FieldDef, OptionForm } from './option-form.tsx'
 
-const split = (text: string) => text.split(/[\s,]+/).map((d) => d.trim().toLowerCase()).filter(Boolean)
+const split = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean)
 
 /**
  * EmailDomainWhitelist edited as a list: one tag per domain, an input to add more (several at
@@ -48,7 +52,12 @@ export function DomainList({ form, field, label }: { form: OptionForm; field: Fi
           {domains.map((d) => (
             <li key={d} className="tg-domains__item" data-domain={d}>
               <span>{d}</span>
-              <sl-icon-button name="x-lg" library="system" label={t('options.domainRemove', { domain: d })} onClick={() => remove(d)}></sl-icon-button>
+              <sl-icon-button
+                name="x-lg"
+                library="system"
+                label={t('options.domainRemove', { domain: d })}
+                onClick={() => remove(d)}
+              ></sl-icon-button>
             </li>
           ))}
         </ul>

@@ -41,7 +41,14 @@ export interface FieldDef {
 /** The label of an option key (every key of spec section 3 has one: `opt.<Key>`). */
 export const optionLabel = (labels: Labels, key: string) => labels(`opt.${key}` as LabelKey)
 
-const uniqueDomains = (text: string) => [...new Set(text.split(/[\s,]+/).map((d) => d.trim().toLowerCase()).filter(Boolean))]
+const uniqueDomains = (text: string) => [
+  ...new Set(
+    text
+      .split(/[\s,]+/)
+      .map((d) => d.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+]
 
 /** The value as it is sent and stored: what the form compares with the saved value. */
 export function normalize(field: FieldDef, raw: string): string {
@@ -247,7 +254,17 @@ export function useOptionForm(fields: readonly FieldDef[]): OptionForm {
 }
 
 /** One field of an option form, drawn by its kind. */
-export function OptionField({ form, field, disabled = false, hint }: { form: OptionForm; field: FieldDef; disabled?: boolean; hint?: string }) {
+export function OptionField({
+  form,
+  field,
+  disabled = false,
+  hint,
+}: {
+  form: OptionForm
+  field: FieldDef
+  disabled?: boolean
+  hint?: string
+}) {
   const t = useT()
   const labels = useLabels()
   const { key } = field

@@ -2,7 +2,19 @@ import type { ReactNode } from 'react'
 import { OptionSection, useOptionForm, type FieldDef } from './option-form.tsx'
 
 /** An option form drawn in the standard layout: its fields, then Save. */
-export function SimpleSection({ id, title, hint, fields, actions }: { id: string; title: string; hint?: string; fields: readonly FieldDef[]; actions?: ReactNode }) {
+export function SimpleSection({
+  id,
+  title,
+  hint,
+  fields,
+  actions,
+}: {
+  id: string
+  title: string
+  hint?: string
+  fields: readonly FieldDef[]
+  actions?: ReactNode
+}) {
   const form = useOptionForm(fields)
   return <OptionSection id={id} title={title} hint={hint} form={form} actions={actions} />
 }

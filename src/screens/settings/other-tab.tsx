@@ -21,7 +21,19 @@ export const OTHER_FIELDS = {
  * An HTML option with a live preview of exactly what the console will render: the sanitised
  * HTML (src/ui/sanitize.ts), or for the home and about pages an address shown as an embedded page.
  */
-function HtmlSection({ id, fields, title, hint, allowUrl = false }: { id: string; fields: readonly FieldDef[]; title: LabelKey; hint: LabelKey; allowUrl?: boolean }) {
+function HtmlSection({
+  id,
+  fields,
+  title,
+  hint,
+  allowUrl = false,
+}: {
+  id: string
+  fields: readonly FieldDef[]
+  title: LabelKey
+  hint: LabelKey
+  allowUrl?: boolean
+}) {
   const t = useT()
   const lt = useLabels()
   const form = useOptionForm(fields)

@@ -16,7 +16,17 @@ import { Turnstile } from '../../ui/turnstile.tsx'
 /** The code resend lock (spec section 9). */
 export const RESEND_SECONDS = 30
 
-function EmailDialog({ open, current, lock, onClose }: { open: boolean; current: string; lock: ReturnType<typeof useCountdown>; onClose: () => void }) {
+function EmailDialog({
+  open,
+  current,
+  lock,
+  onClose,
+}: {
+  open: boolean
+  current: string
+  lock: ReturnType<typeof useCountdown>
+  onClose: () => void
+}) {
   const t = useSettingsLabels()
   const status = useStore($status)
   const [email, setEmail] = useState(current)
@@ -70,17 +80,35 @@ function EmailDialog({ open, current, lock, onClose }: { open: boolean; current:
   }
 
   return (
-    <sl-dialog label={t('settings.bind.emailTitle')} open={open} data-dialog="bind-email" onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}>
+    <sl-dialog
+      label={t('settings.bind.emailTitle')}
+      open={open}
+      data-dialog="bind-email"
+      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+    >
       <form className="tg-form" onSubmit={submit} noValidate>
         {message && <FormMessage>{message}</FormMessage>}
         <div className="tg-send-row">
-          <sl-input label={t('field.email')} name="bind-email" type="email" autocomplete="email" value={email} onsl-input={(e: Event) => setEmail((e.target as HTMLInputElement).value)}></sl-input>
+          <sl-input
+            label={t('field.email')}
+            name="bind-email"
+            type="email"
+            autocomplete="email"
+            value={email}
+            onsl-input={(e: Event) => setEmail((e.target as HTMLInputElement).value)}
+          ></sl-input>
           <sl-button onClick={sendCode} loading={sending} disabled={lock.left > 0} data-action="send-code">
             {lock.left > 0 ? t('settings.bind.resendIn', { n: lock.left }) : t('settings.bind.sendCode')}
           </sl-button>
         </div>
         {turnstileOn && <Turnstile siteKey={status!.turnstile_site_key} onToken={setTurnstileToken} />}
-        <sl-input label={t('field.code')} name="bind-code" autocomplete="one-time-code" value={code} onsl-input={(e: Event) => setCode((e.target as HTMLInputElement).value)}></sl-input>
+        <sl-input
+          label={t('field.code')}
+          name="bind-code"
+          autocomplete="one-time-code"
+          value={code}
+          onsl-input={(e: Event) => setCode((e.target as HTMLInputElement).value)}
+        ></sl-input>
         <div className="tg-dialog-actions">
           <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
           <sl-button type="submit" variant="primary" loading={busy}>
@@ -119,12 +147,23 @@ function WechatBindDialog({ open, qrCode, onClose }: { open: boolean; qrCode: st
   }
 
   return (
-    <sl-dialog label={t('settings.bind.wechatTitle')} open={open} data-dialog="bind-wechat" onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}>
+    <sl-dialog
+      label={t('settings.bind.wechatTitle')}
+      open={open}
+      data-dialog="bind-wechat"
+      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+    >
       <form className="tg-form" onSubmit={submit} noValidate>
         {qrCode && <img className="tg-qr" src={qrCode} alt={t('wechat.qrAlt')} />}
         <p className="tg-muted tg-small">{t('wechat.hint')}</p>
         {message && <FormMessage>{message}</FormMessage>}
-        <sl-input label={t('field.code')} name="wechat-code" autocomplete="one-time-code" value={code} onsl-input={(e: Event) => setCode((e.target as HTMLInputElement).value)}></sl-input>
+        <sl-input
+          label={t('field.code')}
+          name="wechat-code"
+          autocomplete="one-time-code"
+          value={code}
+          onsl-input={(e: Event) => setCode((e.target as HTMLInputElement).value)}
+        ></sl-input>
         <div className="tg-dialog-actions">
           <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
           <sl-button type="submit" variant="primary" loading={busy}>
@@ -141,13 +180,31 @@ function TelegramBind({ botName }: { botName: string }) {
   const locale = useLocale()
   const src = useMemo(() => {
     const authUrl = new URL(`${$config.get().apiBase}${selfApi.TELEGRAM_BIND_PATH}`, location.href).href
-    const q = new URLSearchParams({ origin: location.origin, return_to: authUrl, size: 'medium', request_access: 'write', lang: locale === 'zh' ? 'zh-hans' : 'en' })
+    const q = new URLSearchParams({
+      origin: location.origin,
+      return_to: authUrl,
+      size: 'medium',
+      request_access: 'write',
+      lang: locale === 'zh' ? 'zh-hans' : 'en',
+    })
     return `https://oauth.telegram.org/embed/${encodeURIComponent(botName)}?${q}`
   }, [botName, locale])
   return <iframe className="tg-telegram-bind" src={src} title="Telegram" scrolling="no" data-auth-url={selfApi.TELEGRAM_BIND_PATH}></iframe>
 }
 
-function BindingRow({ icon, label, value, children, name }: { icon: string; label: string; value: string; name: string; children?: ReactNode }) {
+function BindingRow({
+  icon,
+  label,
+  value,
+  children,
+  name,
+}: {
+  icon: string
+  label: string
+  value: string
+  name: string
+  children?: ReactNode
+}) {
   const t = useSettingsLabels()
   return (
     <li className="tg-binding" data-binding={name}>
@@ -197,7 +254,12 @@ export function BindingsCard({ user }: { user: User }) {
             {user.email ? t('settings.bind.change') : t('settings.bind.bind')}
           </sl-button>
         </BindingRow>
-        <BindingRow icon="wechat" label={t('settings.bind.wechat')} value={user.wechat_id ? t('settings.bind.boundValue') : ''} name="wechat">
+        <BindingRow
+          icon="wechat"
+          label={t('settings.bind.wechat')}
+          value={user.wechat_id ? t('settings.bind.boundValue') : ''}
+          name="wechat"
+        >
           {wechat && (
             <sl-button size="small" onClick={() => setDialog('wechat')} data-action="bind-wechat">
               {user.wechat_id ? t('settings.bind.change') : t('settings.bind.bind')}

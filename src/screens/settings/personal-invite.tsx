@@ -46,9 +46,16 @@ function TransferDialog({ open, pending, onClose }: { open: boolean; pending: nu
   }
 
   return (
-    <sl-dialog label={t('settings.invite.transferTitle')} open={open} data-dialog="transfer" onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}>
+    <sl-dialog
+      label={t('settings.invite.transferTitle')}
+      open={open}
+      data-dialog="transfer"
+      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+    >
       <form className="tg-form" onSubmit={submit} noValidate>
-        <p className="tg-muted tg-small">{t('settings.invite.transferHint', { pending: formatQuota(pending, status), x: formatQuota(min, status) })}</p>
+        <p className="tg-muted tg-small">
+          {t('settings.invite.transferHint', { pending: formatQuota(pending, status), x: formatQuota(min, status) })}
+        </p>
         {message && <FormMessage>{message}</FormMessage>}
         <sl-input
           label={t('settings.invite.amount')}
@@ -98,7 +105,13 @@ export function InviteCard({ user, onCopy }: { user: User; onCopy: (text: string
       </h2>
       <p className="tg-muted tg-small">{t('settings.invite.body')}</p>
       <div className="tg-inline-field">
-        <sl-input name="invite-link" readonly value={link} placeholder={failed ? t('settings.invite.linkFailed') : t('common.loading')} label={t('settings.invite.link')}></sl-input>
+        <sl-input
+          name="invite-link"
+          readonly
+          value={link}
+          placeholder={failed ? t('settings.invite.linkFailed') : t('common.loading')}
+          label={t('settings.invite.link')}
+        ></sl-input>
         <sl-button onClick={() => link && onCopy(link)} disabled={!link} data-action="copy-invite">
           <sl-icon slot="prefix" name="clipboard"></sl-icon>
           {t('common.copy')}

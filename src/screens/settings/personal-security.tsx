@@ -45,11 +45,33 @@ function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void 
   }
 
   return (
-    <sl-dialog label={t('settings.password.title')} open={open} data-dialog="password" onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}>
+    <sl-dialog
+      label={t('settings.password.title')}
+      open={open}
+      data-dialog="password"
+      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+    >
       <form className="tg-form" onSubmit={submit} noValidate>
         {message && <FormMessage>{message}</FormMessage>}
-        <sl-input label={t('settings.password.new')} name="new-password" type="password" autocomplete="new-password" passwordToggle placeholder={t('placeholder.password')} value={password} onsl-input={(e: Event) => setPassword((e.target as HTMLInputElement).value)}></sl-input>
-        <sl-input label={t('settings.password.confirm')} name="new-password2" type="password" autocomplete="new-password" passwordToggle value={password2} onsl-input={(e: Event) => setPassword2((e.target as HTMLInputElement).value)}></sl-input>
+        <sl-input
+          label={t('settings.password.new')}
+          name="new-password"
+          type="password"
+          autocomplete="new-password"
+          passwordToggle
+          placeholder={t('placeholder.password')}
+          value={password}
+          onsl-input={(e: Event) => setPassword((e.target as HTMLInputElement).value)}
+        ></sl-input>
+        <sl-input
+          label={t('settings.password.confirm')}
+          name="new-password2"
+          type="password"
+          autocomplete="new-password"
+          passwordToggle
+          value={password2}
+          onsl-input={(e: Event) => setPassword2((e.target as HTMLInputElement).value)}
+        ></sl-input>
         <div className="tg-dialog-actions">
           <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
           <sl-button type="submit" variant="primary" loading={busy}>
@@ -61,7 +83,17 @@ function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void 
   )
 }
 
-function DeleteDialog({ open, username, onClose, onDeleted }: { open: boolean; username: string; onClose: () => void; onDeleted: () => void }) {
+function DeleteDialog({
+  open,
+  username,
+  onClose,
+  onDeleted,
+}: {
+  open: boolean
+  username: string
+  onClose: () => void
+  onDeleted: () => void
+}) {
   const t = useSettingsLabels()
   const [typed, setTyped] = useState('')
   const [message, setMessage] = useState<string | null>(null)
@@ -86,11 +118,22 @@ function DeleteDialog({ open, username, onClose, onDeleted }: { open: boolean; u
   }
 
   return (
-    <sl-dialog label={t('settings.delete.title')} open={open} data-dialog="delete" onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}>
+    <sl-dialog
+      label={t('settings.delete.title')}
+      open={open}
+      data-dialog="delete"
+      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+    >
       <form className="tg-form" onSubmit={submit} noValidate>
         <FormMessage variant="danger">{t('settings.delete.warning')}</FormMessage>
         {message && <FormMessage>{message}</FormMessage>}
-        <sl-input label={t('settings.delete.label', { name: username })} name="confirm-username" autocomplete="off" value={typed} onsl-input={(e: Event) => setTyped((e.target as HTMLInputElement).value)}></sl-input>
+        <sl-input
+          label={t('settings.delete.label', { name: username })}
+          name="confirm-username"
+          autocomplete="off"
+          value={typed}
+          onsl-input={(e: Event) => setTyped((e.target as HTMLInputElement).value)}
+        ></sl-input>
         <div className="tg-dialog-actions">
           <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
           <sl-button type="submit" variant="danger" loading={busy}>
@@ -103,7 +146,15 @@ function DeleteDialog({ open, username, onClose, onDeleted }: { open: boolean; u
 }
 
 /** Access token generation, password change and account deletion. */
-export function SecurityCard({ user, onCopy, onLogout }: { user: User; onCopy: (text: string, message: string) => void; onLogout?: () => void }) {
+export function SecurityCard({
+  user,
+  onCopy,
+  onLogout,
+}: {
+  user: User
+  onCopy: (text: string, message: string) => void
+  onLogout?: () => void
+}) {
   const t = useSettingsLabels()
   const navigate = useNavigate()
   const [token, setToken] = useState('')

@@ -50,7 +50,15 @@ export function SettingsScreen({ tab, onLogout }: { tab?: string; onLogout?: () 
     return (
       <div className="tg-screen" data-screen="settings">
         <style>{listCss + personalCss}</style>
-        <EmptyState icon="shield-lock" title={t('settings.signInFirst')} action={<Link to="/login" className="tg-button tg-button--primary">{t('top.login')}</Link>} />
+        <EmptyState
+          icon="shield-lock"
+          title={t('settings.signInFirst')}
+          action={
+            <Link to="/login" className="tg-button tg-button--primary">
+              {t('top.login')}
+            </Link>
+          }
+        />
       </div>
     )
   }

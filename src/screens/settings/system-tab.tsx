@@ -49,7 +49,11 @@ export const SYSTEM_FIELDS = {
     sw('SMTPSSLEnabled'),
   ],
   github: [text('GitHubClientId', { hint: 'optHint.GitHubClientId' }), secret('GitHubClientSecret')],
-  wechat: [url('WeChatServerAddress', 'optHint.WeChatServerAddress'), secret('WeChatServerToken'), text('WeChatAccountQRCodeImageURL', { placeholder: 'https://' })],
+  wechat: [
+    url('WeChatServerAddress', 'optHint.WeChatServerAddress'),
+    secret('WeChatServerToken'),
+    text('WeChatAccountQRCodeImageURL', { placeholder: 'https://' }),
+  ],
   telegram: [text('TelegramBotName'), secret('TelegramBotToken')],
   turnstile: [text('TurnstileSiteKey'), secret('TurnstileSecretKey')],
 } satisfies Record<string, readonly FieldDef[]>
@@ -97,7 +101,7 @@ function SmtpSection() {
   const ssl = form.value('SMTPSSLEnabled')
   useEffect(() => {
     if (sslPort && ssl !== 'true') form.set('SMTPSSLEnabled', 'true')
-  }, [sslPort, ssl])
+  }, [sslPort, ssl, form])
   const [server, port, account, from, token, sslField] = SYSTEM_FIELDS.smtp
   return (
     <OptionSection id="smtp" title={lt('opsec.smtp')} hint={lt('opsec.smtpHint')} form={form}>

@@ -6,15 +6,23 @@ import type { TaskRecord } from '../../api/types.ts'
 export function PromptDialog({ task, onClose, onCopy }: { task: TaskRecord | null; onClose: () => void; onCopy: (text: string) => void }) {
   const t = useTaskLabels()
   const parts = task
-    ? ([
-        ['tasks.prompt', task.prompt],
-        ['tasks.promptEn', task.prompt_en],
-        ['tasks.text', task.text],
-        ['tasks.descriptionField', task.description ?? ''],
-      ] as const).filter(([, text]) => !!text)
+    ? (
+        [
+          ['tasks.prompt', task.prompt],
+          ['tasks.promptEn', task.prompt_en],
+          ['tasks.text', task.text],
+          ['tasks.descriptionField', task.description ?? ''],
+        ] as const
+      ).filter(([, text]) => !!text)
     : []
   return (
-    <sl-dialog label={t('tasks.promptTitle')} open={task !== null} data-dialog="prompt" onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()} style={{ '--width': '40rem' } as CSSProperties}>
+    <sl-dialog
+      label={t('tasks.promptTitle')}
+      open={task !== null}
+      data-dialog="prompt"
+      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+      style={{ '--width': '40rem' } as CSSProperties}
+    >
       {parts.map(([key, text]) => (
         <section key={key} className="tg-prompt">
           <header>

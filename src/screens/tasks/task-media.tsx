@@ -57,13 +57,30 @@ export function MediaPreview({ media }: { media: Media[] }) {
     <div className="tg-media">
       {media.map((m) =>
         m.kind === 'image' ? (
-          <a key={m.url} href={m.url} target="_blank" rel="noopener noreferrer" className="tg-media__image" title={t('tasks.openImage')} data-media="image">
+          <a
+            key={m.url}
+            href={m.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="tg-media__image"
+            title={t('tasks.openImage')}
+            data-media="image"
+          >
             <img src={m.url} alt={t('tasks.imageAlt')} loading="lazy" />
           </a>
         ) : m.kind === 'audio' ? (
           <audio key={m.url} src={m.url} controls preload="none" data-media="audio" aria-label={t('tasks.audioLabel')}></audio>
         ) : (
-          <video key={m.url} src={m.url} controls preload="metadata" playsInline muted data-media="video" aria-label={t('tasks.videoLabel')}></video>
+          <video
+            key={m.url}
+            src={m.url}
+            controls
+            preload="metadata"
+            playsInline
+            muted
+            data-media="video"
+            aria-label={t('tasks.videoLabel')}
+          ></video>
         ),
       )}
     </div>

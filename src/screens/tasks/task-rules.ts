@@ -34,7 +34,10 @@ const MJ_STATUS: Record<string, Label> = {
 
 /** The label groups of the other task lists (spec section 4), value by value. */
 const GROUPS: ReadonlyArray<{ values: readonly string[]; label: Label }> = [
-  { values: ['complete', 'completed', 'succeeded', 'finished', 'SUCCEEDED', 'SUCCEED', '1'], label: { key: 'tasks.status.success', variant: 'success' } },
+  {
+    values: ['complete', 'completed', 'succeeded', 'finished', 'SUCCEEDED', 'SUCCEED', '1'],
+    label: { key: 'tasks.status.success', variant: 'success' },
+  },
   { values: ['streaming', 'processing', 'RUNNING'], label: { key: 'tasks.status.generating', variant: 'primary' } },
   { values: ['queued', 'queue', 'pending', 'PENDING', 'IN_PROGRESS'], label: { key: 'tasks.status.queued', variant: 'warning' } },
   { values: ['fail', 'FAILED', 'failed', '2'], label: { key: 'tasks.status.failure', variant: 'danger' } },

@@ -3,7 +3,16 @@ import type { Labels } from '../../ui/labels.ts'
 import type { TaskPlatform } from '../../api/tasks.ts'
 import type { TaskRecord } from '../../api/types.ts'
 import { formatTimestamp } from '../../ui/datetime.ts'
-import { actionLabel, hasVideoDuration, statusLabel, submitCodeLabel, taskDuration, TONE_VARIANT, videoDurationTone, type Label } from './task-rules.ts'
+import {
+  actionLabel,
+  hasVideoDuration,
+  statusLabel,
+  submitCodeLabel,
+  taskDuration,
+  TONE_VARIANT,
+  videoDurationTone,
+  type Label,
+} from './task-rules.ts'
 import { MediaPreview, taskMedia } from './task-media.tsx'
 
 /** Prompts longer than this are cut in the table; the whole text opens in a dialog. */
@@ -85,7 +94,15 @@ export function TaskTable({
                   {task.qtime > 0 && <div className="tg-muted tg-task__qtime">{t('tasks.queuedFor', { n: task.qtime })}</div>}
                 </td>
                 {admin && (
-                  <td data-col="channel">{task.channel_id ? <sl-tag size="small" variant="neutral">#{task.channel_id}</sl-tag> : '—'}</td>
+                  <td data-col="channel">
+                    {task.channel_id ? (
+                      <sl-tag size="small" variant="neutral">
+                        #{task.channel_id}
+                      </sl-tag>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                 )}
                 <td data-col="action">
                   <sl-tag size="small" variant="primary" data-action-kind={task.action}>

@@ -8,7 +8,8 @@ const en = {
   'tasks.signInFirst': 'Sign in to see your tasks',
   'tasks.description': 'Your generation tasks, newest first, with their results.',
   'tasks.descriptionAdmin': 'Generation tasks of every user, newest first, with their results.',
-  'tasks.mjNotice': 'The Midjourney callback is off, so task states update only by polling. Set the callback address of your Midjourney proxy to this site and turn on the callback in the drawing settings.',
+  'tasks.mjNotice':
+    'The Midjourney callback is off, so task states update only by polling. Set the callback address of your Midjourney proxy to this site and turn on the callback in the drawing settings.',
   'tasks.filters': 'Task filters',
   'tasks.search': 'Search',
   'tasks.field.taskId': 'Task ID',
@@ -114,7 +115,8 @@ const zh: Record<TaskLabel, string> = {
   'tasks.signInFirst': '登录后查看你的任务',
   'tasks.description': '你的生成任务及结果，最新的在前。',
   'tasks.descriptionAdmin': '所有用户的生成任务及结果，最新的在前。',
-  'tasks.mjNotice': '当前未开启 Midjourney 回调，任务状态只能靠轮询更新。请将 Midjourney 代理的回调地址设置为本站，并在绘图设置中开启回调。',
+  'tasks.mjNotice':
+    '当前未开启 Midjourney 回调，任务状态只能靠轮询更新。请将 Midjourney 代理的回调地址设置为本站，并在绘图设置中开启回调。',
   'tasks.filters': '任务筛选',
   'tasks.search': '查询',
   'tasks.field.taskId': '任务 ID',

@@ -85,7 +85,10 @@ export function TasksScreen({ kind }: { kind: TaskKind }) {
   const [prompt, setPrompt] = useState<TaskRecord | null>(null)
   const { copy, fallback } = useCopy()
 
-  const key = useMemo(() => JSON.stringify({ kind, applied, admin, user: user?.id ?? 0, generation }), [kind, applied, admin, user?.id, generation])
+  const key = useMemo(
+    () => JSON.stringify({ kind, applied, admin, user: user?.id ?? 0, generation }),
+    [kind, applied, admin, user?.id, generation],
+  )
   const fetchPage = useCallback((p: number) => tasksApi.list(kind, admin, applied, p), [kind, admin, applied])
   const list = usePagedList<TaskRecord>(fetchPage, tasksApi.TASK_PAGE_SIZE, key)
 
@@ -93,7 +96,15 @@ export function TasksScreen({ kind }: { kind: TaskKind }) {
     return (
       <div className="tg-screen" data-screen="tasks">
         <style>{listCss + tasksCss}</style>
-        <EmptyState icon="shield-lock" title={t('tasks.signInFirst')} action={<Link to="/login" className="tg-button tg-button--primary">{t('top.login')}</Link>} />
+        <EmptyState
+          icon="shield-lock"
+          title={t('tasks.signInFirst')}
+          action={
+            <Link to="/login" className="tg-button tg-button--primary">
+              {t('top.login')}
+            </Link>
+          }
+        />
       </div>
     )
   }
@@ -134,7 +145,14 @@ export function TasksScreen({ kind }: { kind: TaskKind }) {
       >
         {(rows) => (
           <>
-            <TaskTable platform={kind} idName={ID_NAME[kind]} tasks={rows} admin={admin} onPrompt={setPrompt} onCopy={(text) => void copy(text)} />
+            <TaskTable
+              platform={kind}
+              idName={ID_NAME[kind]}
+              tasks={rows}
+              admin={admin}
+              onPrompt={setPrompt}
+              onCopy={(text) => void copy(text)}
+            />
             <div className="tg-list-footer">
               <span className="tg-muted tg-small" data-row-count={rows.length}>
                 {t('tasks.shown', { n: rows.length })}

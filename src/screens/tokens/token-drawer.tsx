@@ -36,7 +36,15 @@ interface Fields {
   count: string
 }
 
-const blank = (quota: number): Fields => ({ name: '', remainQuota: String(quota), unlimited: false, expiry: '', limitsEnabled: false, limits: [], count: '1' })
+const blank = (quota: number): Fields => ({
+  name: '',
+  remainQuota: String(quota),
+  unlimited: false,
+  expiry: '',
+  limitsEnabled: false,
+  limits: [],
+  count: '1',
+})
 
 const fromToken = (t: Token): Fields => ({
   name: t.name,
@@ -186,7 +194,16 @@ export function TokenDrawer({
             min={0}
             step={1}
             label={t('token.field.remainQuota')}
-            help-text={fields.unlimited ? t('token.unlimitedHint') : t('token.quotaHint', { amount: formatQuota(parseQuota(fields.remainQuota) ?? 0, { display_in_currency: true, quota_per_unit: status?.quota_per_unit || 0 }) })}
+            help-text={
+              fields.unlimited
+                ? t('token.unlimitedHint')
+                : t('token.quotaHint', {
+                    amount: formatQuota(parseQuota(fields.remainQuota) ?? 0, {
+                      display_in_currency: true,
+                      quota_per_unit: status?.quota_per_unit || 0,
+                    }),
+                  })
+            }
             disabled={fields.unlimited}
             value={fields.remainQuota}
             onsl-input={(e: Event) => set({ remainQuota: valueOf(e) })}
@@ -232,7 +249,11 @@ export function TokenDrawer({
 
         <fieldset className="tg-fieldset">
           <legend>{t('token.field.modelLimits')}</legend>
-          <sl-switch name="model_limits_enabled" checked={fields.limitsEnabled} onsl-change={(e: Event) => set({ limitsEnabled: checkedOf(e) })}>
+          <sl-switch
+            name="model_limits_enabled"
+            checked={fields.limitsEnabled}
+            onsl-change={(e: Event) => set({ limitsEnabled: checkedOf(e) })}
+          >
             {t('token.field.limitsEnabled')}
           </sl-switch>
           <sl-select
@@ -273,7 +294,14 @@ export function TokenDrawer({
             ></sl-input>
             <div className="tg-chips" role="group" aria-label={t('token.batchPresets')}>
               {BATCH_PRESETS.map((n) => (
-                <sl-button key={n} size="small" pill data-batch={n} variant={fields.count === String(n) ? 'primary' : 'default'} onClick={() => set({ count: String(n) })}>
+                <sl-button
+                  key={n}
+                  size="small"
+                  pill
+                  data-batch={n}
+                  variant={fields.count === String(n) ? 'primary' : 'default'}
+                  onClick={() => set({ count: String(n) })}
+                >
                   {n}
                 </sl-button>
               ))}

@@ -58,7 +58,15 @@ export function TokenQuickEdit({ token, onDone, onCancel }: { token: Token; onDo
     >
       {message && <FormMessage variant="danger">{message}</FormMessage>}
       <div className="tg-quick-edit__fields">
-        <sl-input name="quick_name" size="small" label={t('token.field.name')} maxlength={30} value={name} autofocus onsl-input={(e: Event) => setName(valueOf(e))}></sl-input>
+        <sl-input
+          name="quick_name"
+          size="small"
+          label={t('token.field.name')}
+          maxlength={30}
+          value={name}
+          autofocus
+          onsl-input={(e: Event) => setName(valueOf(e))}
+        ></sl-input>
         <sl-input
           name="quick_remain_quota"
           size="small"

@@ -72,7 +72,8 @@ export function parseExpiry(text: string): number | null {
   const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v))) as number[]
   const d = new Date(year!, month! - 1, day!, hour, minute, second)
   // Date rolls 2024-02-31 over into March: such a date does not exist
-  if (d.getFullYear() !== year || d.getMonth() !== month! - 1 || d.getDate() !== day || d.getHours() !== hour || d.getMinutes() !== minute) return null
+  if (d.getFullYear() !== year || d.getMonth() !== month! - 1 || d.getDate() !== day || d.getHours() !== hour || d.getMinutes() !== minute)
+    return null
   return Math.ceil(d.getTime() / 1000)
 }
 
@@ -105,10 +106,24 @@ export const maskedKey = (t: Pick<Token, 'key'>) => (t.key.length > 8 ? `sk-${t.
 export const selectedText = (tokens: Array<Pick<Token, 'name' | 'key'>>) => tokens.map((t) => `${t.name}    ${fullKey(t)}`).join('\n')
 
 /** Model limits between the form (a list) and the wire (a comma-joined string). */
-export const limitsToList = (text: string) => [...new Set(text.split(',').map((m) => m.trim()).filter(Boolean))]
+export const limitsToList = (text: string) => [
+  ...new Set(
+    text
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
+  ),
+]
 export const limitsToWire = (list: string[]) => list.join(',')
 
 /** A time in the list: date and minutes, short enough to stay on one line. */
 export function formatTime(unixSeconds: number, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(unixSeconds * 1000))
+  return new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(unixSeconds * 1000))
 }

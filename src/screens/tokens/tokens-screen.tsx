@@ -31,7 +31,15 @@ export function TokensScreen() {
       {user ? (
         <TokensView />
       ) : (
-        <EmptyState icon="key" title={t('token.signedOutTitle')} action={<Link to="/login" className="tg-button tg-button--primary">{t('top.login')}</Link>}>
+        <EmptyState
+          icon="key"
+          title={t('token.signedOutTitle')}
+          action={
+            <Link to="/login" className="tg-button tg-button--primary">
+              {t('top.login')}
+            </Link>
+          }
+        >
           {t('token.signedOutBody')}
         </EmptyState>
       )}
@@ -54,15 +62,19 @@ function TokensView() {
   const tokens = list.load.state === 'ready' ? list.load.data : []
 
   const closeDrawer = useCallback(() => setDrawer(null), [])
+  const { reload, replace } = list
   const onCreated = useCallback(() => {
     setSelected(new Set())
-    void list.reload()
-  }, [list.reload])
+    void reload()
+  }, [reload])
 
   const select = (ids: number[], on: boolean) =>
     setSelected((s) => {
       const next = new Set(s)
-      for (const id of ids) on ? next.add(id) : next.delete(id)
+      for (const id of ids) {
+        if (on) next.add(id)
+        else next.delete(id)
+      }
       return next
     })
 
@@ -72,7 +84,7 @@ function TokensView() {
       toggle: async (token) => {
         try {
           const status = await tokensApi.setStatus(token.id, toggleAction(token.status).next)
-          list.replace({ ...token, status })
+          replace({ ...token, status })
           toast.success(t('token.done'))
         } catch {
           // the client showed the server's reason (an expired or used-up token cannot be enabled)
@@ -82,7 +94,7 @@ function TokensView() {
       quickEdit: (token) => setQuickEditId((id) => (id === token.id ? null : token.id)),
       remove: (token) => setDeleting(token),
     }),
-    [copy, list.replace, t],
+    [copy, replace, t],
   )
 
   function copySelected() {
@@ -123,7 +135,13 @@ function TokensView() {
         title={t('nav.token')}
         description={t('token.description')}
         actions={
-          <sl-button variant="primary" data-action="create" part="create-button" exportparts="base:create-button__base" onClick={() => setDrawer({ kind: 'create' })}>
+          <sl-button
+            variant="primary"
+            data-action="create"
+            part="create-button"
+            exportparts="base:create-button__base"
+            onClick={() => setDrawer({ kind: 'create' })}
+          >
             <sl-icon slot="prefix" name="plus-lg"></sl-icon>
             {t('token.createTitle')}
           </sl-button>
@@ -132,10 +150,28 @@ function TokensView() {
 
       <div className="tg-toolbar">
         <form className="tg-toolbar__search" role="search" onSubmit={search} noValidate>
-          <sl-input name="keyword" size="small" clearable placeholder={t('token.searchName')} aria-label={t('token.searchName')} value={keyword} onsl-input={(e: Event) => setKeyword(valueOf(e))} onsl-clear={() => setKeyword('')}>
+          <sl-input
+            name="keyword"
+            size="small"
+            clearable
+            placeholder={t('token.searchName')}
+            aria-label={t('token.searchName')}
+            value={keyword}
+            onsl-input={(e: Event) => setKeyword(valueOf(e))}
+            onsl-clear={() => setKeyword('')}
+          >
             <sl-icon slot="prefix" name="search"></sl-icon>
           </sl-input>
-          <sl-input name="token" size="small" clearable placeholder={t('token.searchKey')} aria-label={t('token.searchKey')} value={keySearch} onsl-input={(e: Event) => setKeySearch(valueOf(e))} onsl-clear={() => setKeySearch('')}></sl-input>
+          <sl-input
+            name="token"
+            size="small"
+            clearable
+            placeholder={t('token.searchKey')}
+            aria-label={t('token.searchKey')}
+            value={keySearch}
+            onsl-input={(e: Event) => setKeySearch(valueOf(e))}
+            onsl-clear={() => setKeySearch('')}
+          ></sl-input>
           <sl-button size="small" type="submit" data-action="search">
             {t('token.search')}
           </sl-button>
@@ -170,7 +206,11 @@ function TokensView() {
         isEmpty={(rows) => rows.length === 0}
         empty={
           list.searching ? (
-            <EmptyState icon="search" title={t('token.noMatch')} action={<sl-button onClick={() => void list.reload()}>{t('token.showAll')}</sl-button>} />
+            <EmptyState
+              icon="search"
+              title={t('token.noMatch')}
+              action={<sl-button onClick={() => void list.reload()}>{t('token.showAll')}</sl-button>}
+            />
           ) : (
             <EmptyState
               icon="key"
@@ -206,7 +246,9 @@ function TokensView() {
               )}
             />
             <div className="tg-list-footer">
-              <span className="tg-muted">{list.searching ? t('token.searchCount', { n: rows.length }) : t('token.loadedCount', { n: rows.length })}</span>
+              <span className="tg-muted">
+                {list.searching ? t('token.searchCount', { n: rows.length }) : t('token.loadedCount', { n: rows.length })}
+              </span>
               {list.hasMore && !list.searching && (
                 <sl-button size="small" data-action="load-more" loading={list.loadingMore} onClick={() => void list.loadMore()}>
                   {t('token.loadMore')}

@@ -51,7 +51,12 @@ export function TokensTable({
               checked={allSelected}
               indeterminate={someSelected}
               data-action="select-all"
-              onsl-change={(e: Event) => onSelect(tokens.map((tk) => tk.id), checkedOf(e))}
+              onsl-change={(e: Event) =>
+                onSelect(
+                  tokens.map((tk) => tk.id),
+                  checkedOf(e),
+                )
+              }
             >
               <span className="visually-hidden">{t('token.selectAll')}</span>
             </sl-checkbox>
@@ -73,9 +78,18 @@ export function TokensTable({
           const toggle = toggleAction(token.status)
           const inactive = token.status !== TOKEN_STATUS.enabled
           return [
-            <tr key={token.id} className={inactive ? 'tg-row tg-row--inactive' : 'tg-row'} data-token-id={token.id} data-status={token.status}>
+            <tr
+              key={token.id}
+              className={inactive ? 'tg-row tg-row--inactive' : 'tg-row'}
+              data-token-id={token.id}
+              data-status={token.status}
+            >
               <td className="tg-table__select">
-                <sl-checkbox checked={selected.has(token.id)} data-action="select" onsl-change={(e: Event) => onSelect([token.id], checkedOf(e))}>
+                <sl-checkbox
+                  checked={selected.has(token.id)}
+                  data-action="select"
+                  onsl-change={(e: Event) => onSelect([token.id], checkedOf(e))}
+                >
                   <span className="visually-hidden">{t('token.selectOne', { name: token.name })}</span>
                 </sl-checkbox>
               </td>
@@ -103,7 +117,9 @@ export function TokensTable({
               <td data-label={t('token.col.remaining')} data-quota="remain">
                 {token.unlimited_quota ? t('token.unlimited') : formatQuota(token.remain_quota, status)}
               </td>
-              <td data-label={t('token.col.created')} className="tg-nowrap">{formatTime(token.created_time, dateLocale)}</td>
+              <td data-label={t('token.col.created')} className="tg-nowrap">
+                {formatTime(token.created_time, dateLocale)}
+              </td>
               <td data-label={t('token.col.expires')} data-expires="" className="tg-nowrap">
                 {token.expired_time === -1 ? t('token.never') : formatTime(token.expired_time, dateLocale)}
               </td>
@@ -120,7 +136,12 @@ export function TokensTable({
                     {t('token.edit')}
                   </sl-button>
                   <sl-dropdown placement="bottom-end" hoist>
-                    <sl-icon-button slot="trigger" name="three-dots-vertical" label={t('token.more', { name: token.name })} data-action="more"></sl-icon-button>
+                    <sl-icon-button
+                      slot="trigger"
+                      name="three-dots-vertical"
+                      label={t('token.more', { name: token.name })}
+                      data-action="more"
+                    ></sl-icon-button>
                     <sl-menu
                       onsl-select={(e: CustomEvent<{ item: HTMLElement & { value: string } }>) => {
                         if (e.detail.item.value === 'quick-edit') actions.quickEdit(token)

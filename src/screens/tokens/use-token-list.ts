@@ -85,7 +85,8 @@ export function useTokenList(pageSize: number): TokenList {
         setSearching(true)
       } catch (error) {
         // the client showed the message; keep what was listed
-        if (gen === generation.current) setLoad((l) => (l.state === 'ready' ? { ...l, refreshing: false } : { state: 'error', error: error as Error }))
+        if (gen === generation.current)
+          setLoad((l) => (l.state === 'ready' ? { ...l, refreshing: false } : { state: 'error', error: error as Error }))
       }
     },
     [reload],

@@ -31,7 +31,13 @@ export function UserDrawer({ editing, groups, onClose, onSaved }: UserDrawerProp
   const t = useT()
   const { shown, onAfterHide } = useLingering(editing)
   return (
-    <AdminDrawer name="user" label={shown === 'new' ? t('nav.userAdd') : t('nav.userEdit')} open={editing !== null} onClose={onClose} onAfterHide={onAfterHide}>
+    <AdminDrawer
+      name="user"
+      label={shown === 'new' ? t('nav.userAdd') : t('nav.userEdit')}
+      open={editing !== null}
+      onClose={onClose}
+      onAfterHide={onAfterHide}
+    >
       {shown === 'new' && <AddUserForm key="new" onClose={onClose} onSaved={onSaved} />}
       {typeof shown === 'number' && <EditUser key={shown} id={shown} groups={groups} onClose={onClose} onSaved={onSaved} />}
     </AdminDrawer>
@@ -71,8 +77,23 @@ function AddUserForm({ onClose, onSaved }: Pick<UserDrawerProps, 'onClose' | 'on
 
   return (
     <form className="tg-admin__form" onSubmit={submit} noValidate data-form="user-add">
-      <sl-input label={t('field.username')} name="username" required autocomplete="off" placeholder={t('placeholder.username')} value={form.username} onsl-input={set('username')}></sl-input>
-      <sl-input label={L('users.field.displayName')} name="display_name" autocomplete="off" placeholder={L('users.placeholder.displayName')} value={form.display_name} onsl-input={set('display_name')}></sl-input>
+      <sl-input
+        label={t('field.username')}
+        name="username"
+        required
+        autocomplete="off"
+        placeholder={t('placeholder.username')}
+        value={form.username}
+        onsl-input={set('username')}
+      ></sl-input>
+      <sl-input
+        label={L('users.field.displayName')}
+        name="display_name"
+        autocomplete="off"
+        placeholder={L('users.placeholder.displayName')}
+        value={form.display_name}
+        onsl-input={set('display_name')}
+      ></sl-input>
       <sl-input
         label={t('field.password')}
         name="password"
@@ -155,8 +176,22 @@ function EditUserForm({ user, groups, onClose, onSaved }: Pick<UserDrawerProps, 
 
   return (
     <form className="tg-admin__form" onSubmit={submit} noValidate data-form="user-edit">
-      <sl-input label={t('field.username')} name="username" autocomplete="off" placeholder={t('placeholder.username')} value={form.username} onsl-input={set('username')}></sl-input>
-      <sl-input label={L('users.field.displayName')} name="display_name" autocomplete="off" placeholder={L('users.placeholder.displayName')} value={form.display_name} onsl-input={set('display_name')}></sl-input>
+      <sl-input
+        label={t('field.username')}
+        name="username"
+        autocomplete="off"
+        placeholder={t('placeholder.username')}
+        value={form.username}
+        onsl-input={set('username')}
+      ></sl-input>
+      <sl-input
+        label={L('users.field.displayName')}
+        name="display_name"
+        autocomplete="off"
+        placeholder={L('users.placeholder.displayName')}
+        value={form.display_name}
+        onsl-input={set('display_name')}
+      ></sl-input>
       <sl-input
         label={t('field.password')}
         name="password"
@@ -179,7 +214,13 @@ function EditUserForm({ user, groups, onClose, onSaved }: Pick<UserDrawerProps, 
         name="quota"
         type="number"
         step="1"
-        help-text={Number.isNaN(quotaNumber) ? '' : L('users.quotaEquals', { amount: formatQuota(quotaNumber, { ...(status ?? { quota_per_unit: 500000 }), display_in_currency: true }) })}
+        help-text={
+          Number.isNaN(quotaNumber)
+            ? ''
+            : L('users.quotaEquals', {
+                amount: formatQuota(quotaNumber, { ...(status ?? { quota_per_unit: 500000 }), display_in_currency: true }),
+              })
+        }
         value={form.quota}
         onsl-input={set('quota')}
       ></sl-input>
@@ -207,7 +248,16 @@ function EditUserForm({ user, groups, onClose, onSaved }: Pick<UserDrawerProps, 
       <fieldset className="tg-users__bindings" data-bindings="">
         <legend>{L('users.bindings')}</legend>
         {bindings.map(([name, label, value]) => (
-          <sl-input key={name} label={label} name={name} size="small" readonly disabled value={value || ''} placeholder={L('users.notBound')}></sl-input>
+          <sl-input
+            key={name}
+            label={label}
+            name={name}
+            size="small"
+            readonly
+            disabled
+            value={value || ''}
+            placeholder={L('users.notBound')}
+          ></sl-input>
         ))}
       </fieldset>
       {message && <FormMessage variant="danger">{message}</FormMessage>}

@@ -14,7 +14,13 @@ export interface UserForm {
 }
 
 export function formFromUser(u: User): UserForm {
-  return { username: u.username, display_name: u.display_name ?? '', password: '', group: u.group || 'default', quota: String(u.quota ?? 0) }
+  return {
+    username: u.username,
+    display_name: u.display_name ?? '',
+    password: '',
+    group: u.group || 'default',
+    quota: String(u.quota ?? 0),
+  }
 }
 
 /** The body of POST /api/user/, or the message that stops the save. */
@@ -32,7 +38,13 @@ export function newUserBody(form: Pick<UserForm, 'username' | 'display_name' | '
 export function userChanges(id: number, form: UserForm): { body: UserChanges } | { error: MessageKey } {
   if (form.password && form.password.length < PASSWORD_MIN) return { error: 'register.passwordTooShort' }
   const quota = parseInt(form.quota, 10)
-  const body: UserChanges = { id, username: form.username.trim(), display_name: form.display_name.trim(), group: form.group, quota: Number.isNaN(quota) ? 0 : quota }
+  const body: UserChanges = {
+    id,
+    username: form.username.trim(),
+    display_name: form.display_name.trim(),
+    group: form.group,
+    quota: Number.isNaN(quota) ? 0 : quota,
+  }
   if (form.password) body.password = form.password
   return { body }
 }

@@ -62,13 +62,19 @@ function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
     usersApi.groups().then(setGroups, () => {})
   }, [])
 
-  const openEditor = (target: UserEditing) => (routed ? navigate(target === 'new' ? '/user/add' : `/user/edit/${target}`) : setLocalEdit(target))
+  const openEditor = (target: UserEditing) =>
+    routed ? navigate(target === 'new' ? '/user/add' : `/user/edit/${target}`) : setLocalEdit(target)
   const closeEditor = () => (routed ? navigate('/user') : setLocalEdit(null))
   const replaceRow = useCallback((u: User) => setRows((all) => all.map((r) => (r.id === u.id ? { ...r, ...u } : r))), [setRows])
 
   async function manage(u: User, action: ManageAction) {
     if (action === 'delete') {
-      const ok = await confirm({ title: L('users.confirmDelete', { name: u.username }), body: L('users.confirmDeleteBody'), confirmLabel: L('admin.delete'), danger: true })
+      const ok = await confirm({
+        title: L('users.confirmDelete', { name: u.username }),
+        body: L('users.confirmDeleteBody'),
+        confirmLabel: L('admin.delete'),
+        danger: true,
+      })
       if (!ok) return
     }
     const tag = `${u.id}:${action}`
@@ -119,7 +125,13 @@ function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
           </sl-button>
         }
       />
-      <AdminSearch keyword={keyword} onKeyword={setKeyword} keywordLabel={L('users.search.keyword')} searchLabel={L('admin.search')} onSubmit={search}>
+      <AdminSearch
+        keyword={keyword}
+        onKeyword={setKeyword}
+        keywordLabel={L('users.search.keyword')}
+        searchLabel={L('admin.search')}
+        onSubmit={search}
+      >
         <sl-select
           name="group"
           size="small"

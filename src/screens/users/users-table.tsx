@@ -74,11 +74,22 @@ export function UsersTable({ rows, me, actions, pending }: { rows: User[]; me: U
               </sl-button>
             )
             return (
-              <tr key={u.id} data-id={u.id} data-state={userState(u)} className={userState(u) === 'activated' ? undefined : 'tg-admin__row--shaded'}>
+              <tr
+                key={u.id}
+                data-id={u.id}
+                data-state={userState(u)}
+                className={userState(u) === 'activated' ? undefined : 'tg-admin__row--shaded'}
+              >
                 <td data-label="ID">{u.id}</td>
                 <td data-label={L('users.col.username')}>
                   <div>
-                    <button type="button" className="tg-admin__link" data-action="info" data-cell="username" onClick={() => actions.info(u)}>
+                    <button
+                      type="button"
+                      className="tg-admin__link"
+                      data-action="info"
+                      data-cell="username"
+                      onClick={() => actions.info(u)}
+                    >
                       {u.username}
                     </button>
                     {u.display_name && u.display_name !== u.username && <span className="tg-admin__sub">{u.display_name}</span>}
@@ -114,7 +125,9 @@ export function UsersTable({ rows, me, actions, pending }: { rows: User[]; me: U
                     {canAct &&
                       !cancelled &&
                       !targetRoot &&
-                      (u.status === 1 ? button('disable', L('admin.disable')) : button('enable', L('admin.enable'), { disabled: u.status === 3 }))}
+                      (u.status === 1
+                        ? button('disable', L('admin.disable'))
+                        : button('enable', L('admin.enable'), { disabled: u.status === 3 }))}
                     {canAct && !cancelled && (
                       <sl-button size="small" data-action="edit" onClick={() => actions.edit(u)}>
                         {L('admin.edit')}

@@ -124,7 +124,13 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
   )
 
   return (
-    <section className={off ? 'tg-wallet-card tg-wallet-card--off' : 'tg-wallet-card'} aria-labelledby="tg-online-title" aria-describedby={off ? 'tg-online-off' : undefined} data-online={off ? 'off' : 'on'} part="online-topup">
+    <section
+      className={off ? 'tg-wallet-card tg-wallet-card--off' : 'tg-wallet-card'}
+      aria-labelledby="tg-online-title"
+      aria-describedby={off ? 'tg-online-off' : undefined}
+      data-online={off ? 'off' : 'on'}
+      part="online-topup"
+    >
       <h2 id="tg-online-title">
         <sl-icon name="credit-card" aria-hidden="true"></sl-icon>
         {t('wallet.onlineTitle')}

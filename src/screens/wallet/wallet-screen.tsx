@@ -29,7 +29,15 @@ export function WalletScreen({ onTopup, payTarget }: WalletScreenProps) {
       {user ? (
         <WalletView onTopup={onTopup} payTarget={payTarget} />
       ) : (
-        <EmptyState icon="wallet2" title={t('wallet.signedOutTitle')} action={<Link to="/login" className="tg-button tg-button--primary">{t('top.login')}</Link>}>
+        <EmptyState
+          icon="wallet2"
+          title={t('wallet.signedOutTitle')}
+          action={
+            <Link to="/login" className="tg-button tg-button--primary">
+              {t('top.login')}
+            </Link>
+          }
+        >
           {t('wallet.signedOutBody')}
         </EmptyState>
       )}
