@@ -41,6 +41,18 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    // domain/ holds the facts and rules the server and the console share: it imports only itself,
+    // and uses no Node or browser API, so both sides (and any runtime) can load it as it is
+    files: ['domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!\\./)', message: 'domain/ imports only its own modules (./x.ts): no packages, no server/ or src/' }] },
+      ],
+      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'localStorage', 'process', 'Buffer', 'require', 'fetch'],
+    },
+  },
+  {
     // chai's property assertions (expect(x).to.be.true) and Playwright's fixture destructuring
     files: ['tests/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off', 'no-empty-pattern': 'off' },

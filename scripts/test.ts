@@ -1,7 +1,7 @@
 /**
  * `npm test`: every suite, in order, then one closing line `N passed, N failed`.
- * Suites: type check, lint and format, server (SQLite, plus PostgreSQL when one is reachable), front-end build,
- * size budgets, element tests in Chromium, end-to-end tests in Chromium against the real server.
+ * Suites: type check, lint and format, server (the domain rules, then the server on SQLite, plus PostgreSQL when one
+ * is reachable), front-end build, size budgets, element tests in Chromium, end-to-end tests in Chromium against the real server.
  * A suite that cannot run (no Chromium, say) counts as failed and says what is missing.
  */
 import { spawn, spawnSync } from 'node:child_process'
@@ -79,7 +79,7 @@ const suites: Suite[] = [
   { name: 'lint', cmd: ['npm', 'run', '--silent', 'lint'] },
   {
     name: 'server',
-    cmd: ['node', '--test', '--test-reporter=spec', '--test-concurrency=2', 'tests/server/**/*.test.ts'],
+    cmd: ['node', '--test', '--test-reporter=spec', '--test-concurrency=2', 'tests/domain/**/*.test.ts', 'tests/server/**/*.test.ts'],
     env: pgUrl ? { TEST_DATABASE_URL: pgUrl } : {},
     parse: nodeTest,
   },
