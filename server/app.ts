@@ -14,7 +14,7 @@ import { apiRoutes } from './routes/index.ts'
 import { serveConsole } from './static.ts'
 import { relayRoutes } from './relay/index.ts'
 import { startBroadcast } from './lib/broadcast.ts'
-import { ROLE, USER_STATUS } from './lib/users.ts'
+import { DEFAULT_GROUP, ROLE, USER_STATUS } from '../domain/roles.ts'
 import { nowSeconds } from './http.ts'
 
 /** Request ids: a random prefix per process and a counter (no random bytes per request). */
@@ -46,7 +46,7 @@ async function ensureRoot(ctx: AppContext): Promise<void> {
       quota: 100_000_000,
       used_quota: 0,
       request_count: 0,
-      group: 'default',
+      group: DEFAULT_GROUP,
       aff_code: null,
       aff_count: 0,
       aff_quota: 0,

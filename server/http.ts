@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { z } from 'zod'
 import type { UserRow } from './lib/users.ts'
 import type { AppContext } from './context.ts'
+import { QUOTA_MAX } from '../domain/quota.ts'
 
 export type Env = { Variables: { user: UserRow; requestId: string; ctx: AppContext } }
 
@@ -67,7 +68,7 @@ export function readQuery<T>(c: Context, schema: z.ZodType<T>): T {
 /** Reusable field schemas. Ids and quota are safe integers; strings have sane bounds. */
 export const fields = {
   id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-  quota: z.number().int().min(-1e15).max(1e15),
+  quota: z.number().int().min(-QUOTA_MAX).max(QUOTA_MAX),
   page: z.coerce.number().int().min(0).max(1e9).default(0),
   pageSize: z.coerce.number().int().min(1).max(100).default(10),
 }

@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely'
 import type { DB } from './db/schema.ts'
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_GROUP_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './lib/ratios.ts'
+import { SMTP_PORT } from '../domain/option-rules.ts'
+import { GRANULARITIES } from '../domain/time.ts'
+import { DEFAULT_QUOTA_PER_UNIT, quotaPerUnitOr } from '../domain/quota.ts'
+import { MIN_TOPUP_DEFAULT, PRICE_DEFAULT } from '../domain/wallet-rules.ts'
 
 const json = (v: unknown) => JSON.stringify(v, null, 2)
 
@@ -32,11 +36,11 @@ export const DEFAULT_OPTIONS: Readonly<Record<string, string>> = {
   EpayId: '',
   EpayKey: '',
   CustomCallbackAddress: '',
-  Price: '7.3',
-  MinTopUp: '1',
-  TopupGroupRatio: json({ default: 1, vip: 1, svip: 1 }),
+  Price: String(PRICE_DEFAULT),
+  MinTopUp: String(MIN_TOPUP_DEFAULT),
+  TopupGroupRatio: json(DEFAULT_GROUP_RATIO),
   SMTPServer: '',
-  SMTPPort: '587',
+  SMTPPort: String(SMTP_PORT),
   SMTPAccount: '',
   SMTPFrom: '',
   SMTPToken: '',
@@ -54,7 +58,7 @@ export const DEFAULT_OPTIONS: Readonly<Record<string, string>> = {
   TopUpLink: '',
   ChatLink: '',
   ChatLink2: '',
-  QuotaPerUnit: '500000',
+  QuotaPerUnit: String(DEFAULT_QUOTA_PER_UNIT),
   RetryTimes: '0',
   CapPools: '',
   SunoCapStr: '',
@@ -84,7 +88,7 @@ export const DEFAULT_OPTIONS: Readonly<Record<string, string>> = {
   LogConsumeEnabled: 'true',
   DataExportEnabled: 'true',
   DataExportInterval: '5',
-  DataExportDefaultTime: 'hour',
+  DataExportDefaultTime: GRANULARITIES[0],
   // monitoring
   ChannelDisableThreshold: '5',
   QuotaRemindThreshold: '1000',
@@ -195,6 +199,6 @@ export class OptionStore {
   }
 
   get quotaPerUnit(): number {
-    return this.num('QuotaPerUnit', 500000) || 500000
+    return quotaPerUnitOr(this.num('QuotaPerUnit'))
   }
 }

@@ -1,27 +1,12 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { ChannelsTable, DB } from '../db/schema.ts'
+import { splitList } from '../../domain/text.ts'
+import { CHANNEL_STATUS } from '../../domain/statuses.ts'
 
 export type ChannelRow = Selectable<ChannelsTable>
 
-/** Channel status: 1 enabled, 2 disabled by an administrator, 3 disabled automatically. */
-export const CHANNEL_STATUS = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const
-
 /** Rows per INSERT: 6 parameters each keeps us far below SQLite's and PostgreSQL's limits. */
 const CHUNK = 500
-
-/** A comma list split, trimmed, with empty entries and repeats dropped, order kept. */
-export function splitList(value: string): string[] {
-  const out: string[] = []
-  const seen = new Set<string>()
-  for (const part of value.split(',')) {
-    const s = part.trim()
-    if (s && !seen.has(s)) {
-      seen.add(s)
-      out.push(s)
-    }
-  }
-  return out
-}
 
 type AbilitySource = Pick<ChannelRow, 'id' | 'group' | 'models' | 'status' | 'priority' | 'weight'>
 

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type { PaymentMethod } from '../../domain/wallet-rules.ts'
 
 /** The console's payment method names and the epay `type` each stands for. */
-export const EPAY_TYPES = { zfb: 'alipay', wx: 'wxpay' } as const
-export type PaymentMethod = keyof typeof EPAY_TYPES
+export const EPAY_TYPES: Readonly<Record<PaymentMethod, string>> = { zfb: 'alipay', wx: 'wxpay' }
 
 /**
  * The epay signature: the non-empty parameters other than sign and sign_type, sorted by name,

@@ -4,13 +4,10 @@ import type { Dialect } from '../db/index.ts'
 import type { DB, LogsTable } from '../db/schema.ts'
 import { fields } from '../http.ts'
 import { pageSizeQuery, queryInt, startsWithExact } from './query.ts'
+import { LOG_TYPE } from '../../domain/statuses.ts'
+import { SECONDS_MAX } from '../../domain/time.ts'
 
 export type LogRow = Selectable<LogsTable>
-
-export const LOG_TYPE = { all: 0, topup: 1, consume: 2, manage: 3, system: 4 } as const
-
-/** Seconds up to the year 9999. */
-const SECONDS_MAX = 253402300799
 
 const text = (max: number) => z.string().trim().max(max).optional().default('')
 

@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer'
 import type { OptionStore } from '../options.ts'
+import { SMTP_PORT, SMTPS_PORT } from '../../domain/option-rules.ts'
 
 /** A mail that could not be sent; the message says why, in words a console user can act on. */
 export class MailError extends Error {}
@@ -16,11 +17,11 @@ export interface SmtpSettings {
 
 /** The SMTP options as nodemailer needs them. Port 465 always means SMTPS. */
 export function smtpSettings(o: OptionStore): SmtpSettings {
-  const port = Math.trunc(o.num('SMTPPort', 587)) || 587
+  const port = Math.trunc(o.num('SMTPPort', SMTP_PORT)) || SMTP_PORT
   return {
     host: o.get('SMTPServer').trim(),
     port,
-    secure: o.bool('SMTPSSLEnabled') || port === 465,
+    secure: o.bool('SMTPSSLEnabled') || port === SMTPS_PORT,
     user: o.get('SMTPAccount').trim(),
     pass: o.get('SMTPToken'),
     from: o.get('SMTPFrom').trim() || o.get('SMTPAccount').trim(),

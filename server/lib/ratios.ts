@@ -89,6 +89,3 @@ export const DEFAULT_MODEL_PRICE: Record<string, number> = {
 }
 
 export const DEFAULT_GROUP_RATIO: Record<string, number> = { default: 1, vip: 1, svip: 1 }
-
-/** Ratio used for a model that no ratio or price names. */
-export const UNKNOWN_MODEL_RATIO = 30

@@ -4,9 +4,6 @@ import { randomBytes, randomInt } from 'node:crypto'
 
 export type UserRow = Selectable<UsersTable>
 
-export const ROLE = { guest: 0, user: 1, admin: 10, root: 100 } as const
-export const USER_STATUS = { enabled: 1, disabled: 2 } as const
-
 /** The user as the console sees it: everything but the password hash. */
 export function publicUser(u: UserRow) {
   const { password: _password, deleted_at, ...rest } = u

@@ -3,7 +3,8 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie'
 import { ApiError, type Env } from '../http.ts'
 import type { AppContext } from '../context.ts'
-import { ROLE, USER_STATUS, type UserRow } from '../lib/users.ts'
+import { type UserRow } from '../lib/users.ts'
+import { ROLE, USER_STATUS } from '../../domain/roles.ts'
 
 export const SESSION_COOKIE = 'tollgate_session'
 const MAX_AGE = 30 * 24 * 3600

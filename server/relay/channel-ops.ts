@@ -1,8 +1,10 @@
 import type { RelayEngine } from './engine.ts'
-import { CHANNEL_STATUS, channelFromRow, type ChannelState } from './state.ts'
-import { priceContent, priceOther, quotaOf } from './pricing.ts'
+import { channelFromRow, type ChannelState } from './state.ts'
+import { CHANNEL_STATUS } from '../../domain/statuses.ts'
+import { priceContent, priceOther } from './pricing.ts'
+import { relayQuota } from '../../domain/pricing.ts'
 import { splitBase } from './upstream.ts'
-import { channelTypeName } from './adapters/index.ts'
+import { channelTypeName } from '../../domain/channel-types.ts'
 
 export interface Tester {
   id: number
@@ -54,7 +56,7 @@ export async function testChannel(engine: RelayEngine, ch: ChannelState, tester:
       token_name: 'model test',
       token_id: 0,
       model_name: m,
-      quota: quotaOf(price, r.usage, engine.ctx.options.quotaPerUnit),
+      quota: relayQuota(price, r.usage, engine.ctx.options.quotaPerUnit),
       prompt_tokens: r.usage.prompt_tokens,
       completion_tokens: r.usage.completion_tokens,
       use_time: Math.floor(r.seconds),
@@ -82,7 +84,7 @@ export function startTestAll(engine: RelayEngine, tester: Tester): boolean {
     const rows = await engine.ctx.db
       .selectFrom('channels')
       .selectAll()
-      .where('status', 'in', [CHANNEL_STATUS.enabled, CHANNEL_STATUS.auto])
+      .where('status', 'in', [CHANNEL_STATUS.enabled, CHANNEL_STATUS.autoDisabled])
       .orderBy('id')
       .execute()
     for (const row of rows) {
@@ -99,7 +101,7 @@ export function startTestAll(engine: RelayEngine, tester: Tester): boolean {
             : `channel test failed: ${outcome.message}`
           await engine.monitor.disable(ch.id, reason.slice(0, 500))
         }
-      } else if (ch.status === CHANNEL_STATUS.auto && outcome.success && !slow && o.bool('AutomaticEnableChannelEnabled')) {
+      } else if (ch.status === CHANNEL_STATUS.autoDisabled && outcome.success && !slow && o.bool('AutomaticEnableChannelEnabled')) {
         await engine.monitor.enable(ch.id)
       }
     }

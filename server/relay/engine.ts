@@ -7,20 +7,24 @@ import type { AppContext } from '../context.ts'
 import type { Env } from '../http.ts'
 import { RelayError, anthropicErrorResponse, errorResponse, parseUpstreamError, type UpstreamError } from './errors.ts'
 import { Ledger, type LogRow, type Reservation } from './ledger.ts'
-import { Pricing, priceContent, priceOther, quotaOf, type Price, type Usage } from './pricing.ts'
-import { RelayState, TOKEN_STATUS, type ChannelState, type TokenState, type UserState } from './state.ts'
+import { Pricing, priceContent, priceOther, type Price, type Usage } from './pricing.ts'
+import { RelayState, type ChannelState, type TokenState, type UserState } from './state.ts'
 import { Tokenizer } from './tokenizer.ts'
 import { Upstream, type UpstreamCall, type UpstreamResponse } from './upstream.ts'
 import { ChannelMonitor } from './monitor.ts'
 import { SseFramer } from './sse.ts'
-import { adapterFor, channelTypeName, type Adapter, type Mode, type RelayCall } from './adapters/index.ts'
+import { adapterFor, type Adapter, type Mode, type RelayCall } from './adapters/index.ts'
 import { contentText, usageOf } from './adapters/types.ts'
 import { extractUsage } from './adapters/openai.ts'
+import { channelTypeName } from '../../domain/channel-types.ts'
+import { relayQuota } from '../../domain/pricing.ts'
+import { ROLE } from '../../domain/roles.ts'
+import { TOKEN_STATUS } from '../../domain/statuses.ts'
+import { tokenLimitStatus } from '../../domain/token-rules.ts'
 
 const MAX_BODY = 32 * 1024 * 1024
 const IMAGE_TOKENS_LOW = 85
 const IMAGE_TOKENS = 765
-const ADMIN_ROLE = 10
 
 const DEFAULT_MODEL: Partial<Record<Mode, string>> = {
   moderations: 'text-moderation-stable',
@@ -223,12 +227,17 @@ export class RelayEngine {
     if (token.status === TOKEN_STATUS.exhausted) throw new RelayError(401, 'this API key has used up its quota', 'token_exhausted')
     if (token.status === TOKEN_STATUS.expired) throw new RelayError(401, 'this API key has expired', 'token_expired')
     if (token.status !== TOKEN_STATUS.enabled) throw new RelayError(401, 'this API key is disabled', 'token_disabled')
-    if (token.expiredTime !== -1 && token.expiredTime < nowSec()) {
-      this.ledger.setTokenStatus(token, TOKEN_STATUS.expired)
-      throw new RelayError(401, 'this API key has expired', 'token_expired')
-    }
-    if (!token.unlimited && this.ledger.tokenRemain(token) <= 0) {
-      this.ledger.setTokenStatus(token, TOKEN_STATUS.exhausted)
+    const reached = tokenLimitStatus(
+      {
+        expired_time: token.expiredTime,
+        unlimited_quota: token.unlimited,
+        remain_quota: token.unlimited ? 0 : this.ledger.tokenRemain(token),
+      },
+      nowSec(),
+    )
+    if (reached !== null) {
+      this.ledger.setTokenStatus(token, reached)
+      if (reached === TOKEN_STATUS.expired) throw new RelayError(401, 'this API key has expired', 'token_expired')
       throw new RelayError(401, 'this API key has used up its quota', 'token_exhausted')
     }
     const user = this.state.users.get(token.userId) ?? (await this.ledger.reloadUser(token.userId))
@@ -246,7 +255,7 @@ export class RelayEngine {
         throw new RelayError(403, `this API key may not be used from ${plain || 'this address'}`, 'ip_not_allowed')
       }
     }
-    if (pinned && user.role < ADMIN_ROLE)
+    if (pinned && user.role < ROLE.admin)
       throw new RelayError(403, 'only administrators may pin a channel with sk-KEY-<channel id>', 'channel_pin_forbidden')
     return { token, user, group: token.group || user.group, pinned }
   }
@@ -388,7 +397,7 @@ export class RelayEngine {
   private estimate(call: RelayCall, price: Price, promptTokens: number | null): number {
     const qpu = this.ctx.options.quotaPerUnit
     if (call.mode === 'images') return imageQuota(call.json ?? {}, call.model, price, qpu)
-    if (price.modelPrice >= 0) return quotaOf(price, usageOf(0, 0), qpu)
+    if (price.modelPrice >= 0) return relayQuota(price, usageOf(0, 0), qpu)
     const ratio = price.modelRatio * price.groupRatio
     if (call.mode === 'speech') return Math.ceil(String(call.json?.input ?? '').length * ratio)
     if (call.mode === 'embeddings' || call.mode === 'moderations') return Math.ceil((promptTokens ?? this.promptUpperBound(call)) * ratio)
@@ -612,7 +621,7 @@ export class RelayEngine {
   private charge(info: Delivery, usage: Usage, opts: { frt?: number; note?: string } = {}): void {
     const { caller, call, price, hold, ch, tried, t0, upstreamModel } = info
     const qpu = this.ctx.options.quotaPerUnit
-    let quota = call.mode === 'images' ? imageQuota(call.json ?? {}, call.model, price, qpu) : quotaOf(price, usage, qpu)
+    let quota = call.mode === 'images' ? imageQuota(call.json ?? {}, call.model, price, qpu) : relayQuota(price, usage, qpu)
     let content = priceContent(price)
     if (price.modelPrice < 0 && call.mode !== 'images' && usage.prompt_tokens + usage.completion_tokens === 0) {
       quota = 0

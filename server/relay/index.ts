@@ -4,6 +4,8 @@ import type { Env } from '../http.ts'
 import { RelayEngine } from './engine.ts'
 import { RelayError, errorResponse } from './errors.ts'
 import type { Mode } from './adapters/index.ts'
+import { MODEL_CREATED } from '../../domain/channel-models.ts'
+import { NEVER_EXPIRES } from '../../domain/token-rules.ts'
 
 const engines = new WeakMap<AppContext, RelayEngine>()
 
@@ -85,7 +87,7 @@ export function relayRoutes(ctx: AppContext) {
   app.get('/v1/models', async (c) => {
     try {
       const caller = await engine.authenticate(c)
-      const data = engine.modelsFor(caller).map((id) => ({ id, object: 'model', created: 1626777600, owned_by: engine.ownerOf(id) }))
+      const data = engine.modelsFor(caller).map((id) => ({ id, object: 'model', created: MODEL_CREATED, owned_by: engine.ownerOf(id) }))
       return json({ object: 'list', data })
     } catch (err) {
       return relayError(c, err)
@@ -102,7 +104,7 @@ export function relayRoutes(ctx: AppContext) {
           'model_not_found',
           'invalid_request_error',
         )
-      return json({ id, object: 'model', created: 1626777600, owned_by: engine.ownerOf(id) })
+      return json({ id, object: 'model', created: MODEL_CREATED, owned_by: engine.ownerOf(id) })
     } catch (err) {
       return relayError(c, err)
     }
@@ -124,7 +126,7 @@ export function relayRoutes(ctx: AppContext) {
         soft_limit_usd: amount,
         hard_limit_usd: amount,
         system_hard_limit_usd: amount,
-        access_until: token.expiredTime === -1 ? 0 : token.expiredTime,
+        access_until: token.expiredTime === NEVER_EXPIRES ? 0 : token.expiredTime,
       })
     } catch (err) {
       return relayError(c, err)

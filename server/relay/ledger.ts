@@ -2,7 +2,8 @@ import { CompiledQuery, sql, type Insertable } from 'kysely'
 import type { AppContext } from '../context.ts'
 import type { LogsTable } from '../db/schema.ts'
 import type { RelayState, TokenState, UserState } from './state.ts'
-import { TOKEN_STATUS } from './state.ts'
+import { LOG_TYPE, TOKEN_STATUS } from '../../domain/statuses.ts'
+import { tokenLimitSql } from '../../domain/token-rules.ts'
 import { writeBatch, type Fresh, type PlainBatch } from './sqlite-batch.ts'
 import { SqliteWriter } from './sqlite-writer.ts'
 
@@ -403,7 +404,7 @@ export class Ledger {
           params.push(
             l.user_id,
             l.created_at,
-            l.type ?? 2,
+            l.type ?? LOG_TYPE.consume,
             l.content ?? '',
             l.username,
             l.token_name ?? '',
@@ -448,14 +449,14 @@ export class Ledger {
           trx,
         )
       }
+      // the token rule again, on the row as stored: a top-up or an edit since the request wins
+      const limit = tokenLimitSql(now)
       for (const [id, st] of b.statuses) {
-        if (st === TOKEN_STATUS.expired) {
-          await sql`UPDATE tokens SET status = 3 WHERE id = ${id} AND status = 1 AND expired_time <> -1 AND expired_time < ${now}`.execute(
-            trx,
-          )
-        } else if (st === TOKEN_STATUS.exhausted) {
-          await sql`UPDATE tokens SET status = 4 WHERE id = ${id} AND status = 1 AND unlimited_quota = 0 AND remain_quota <= 0`.execute(trx)
-        }
+        if (st !== TOKEN_STATUS.expired && st !== TOKEN_STATUS.exhausted) continue
+        const reached = st === TOKEN_STATUS.expired ? limit.expired : limit.exhausted
+        await sql`UPDATE tokens SET status = ${sql.lit(st)} WHERE id = ${id} AND status = ${sql.lit(TOKEN_STATUS.enabled)} AND ${sql.raw(reached)}`.execute(
+          trx,
+        )
       }
       const buckets = [...b.buckets.values()]
       for (let i = 0; i < buckets.length; i += 500) {

@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.ts'
 import type { UpstreamError } from './errors.ts'
-import { CHANNEL_STATUS, type ChannelState, type RelayState } from './state.ts'
+import type { ChannelState, RelayState } from './state.ts'
+import { CHANNEL_STATUS } from '../../domain/statuses.ts'
+import { CHANNEL_TYPE } from '../../domain/channel-types.ts'
 
 const DISABLE_CODES = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active', 'insufficient_quota'])
 const DISABLE_TYPES = new Set(['insufficient_quota', 'insufficient_user_quota', 'authentication_error', 'permission_error', 'forbidden'])
@@ -17,7 +19,7 @@ const DISABLE_PREFIXES = [
  */
 export function shouldDisable(ch: ChannelState, err: UpstreamError): boolean {
   if (err.status === 401) return true
-  if (err.status === 403 && ch.type === 24) return true
+  if (err.status === 403 && ch.type === CHANNEL_TYPE.gemini) return true
   if (typeof err.code === 'string' && DISABLE_CODES.has(err.code)) return true
   if (DISABLE_TYPES.has(err.type)) return true
   if (DISABLE_PREFIXES.some((p) => err.message.startsWith(p))) return true
@@ -43,12 +45,12 @@ export class ChannelMonitor {
 
   /** Sets status 3 (automatically disabled) with the reason; at once in memory. */
   async disable(id: number, reason: string): Promise<boolean> {
-    this.state.setChannelStatus(id, CHANNEL_STATUS.auto)
+    this.state.setChannelStatus(id, CHANNEL_STATUS.autoDisabled)
     try {
       const info = JSON.stringify({ status_reason: reason, status_time: Math.floor(Date.now() / 1000) })
       const r = await this.ctx.db
         .updateTable('channels')
-        .set({ status: CHANNEL_STATUS.auto, other_info: info })
+        .set({ status: CHANNEL_STATUS.autoDisabled, other_info: info })
         .where('id', '=', id)
         .where('status', '=', CHANNEL_STATUS.enabled)
         .executeTakeFirst()
@@ -67,7 +69,7 @@ export class ChannelMonitor {
       .updateTable('channels')
       .set({ status: CHANNEL_STATUS.enabled, other_info: '' })
       .where('id', '=', id)
-      .where('status', '=', CHANNEL_STATUS.auto)
+      .where('status', '=', CHANNEL_STATUS.autoDisabled)
       .executeTakeFirst()
     const changed = Number(r.numUpdatedRows) === 1
     if (changed) {

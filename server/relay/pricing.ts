@@ -1,47 +1,14 @@
 import type { OptionStore } from '../options.ts'
-import { UNKNOWN_MODEL_RATIO } from '../lib/ratios.ts'
+import { groupRatioOf, modelPricing, type ModelPricing, type Price, type PriceTables } from '../../domain/pricing.ts'
 
-/** The prices that apply to one request (also what the log's `other` records). */
-export interface Price {
-  modelRatio: number
-  completionRatio: number
-  groupRatio: number
-  /** USD per call; -1 when the model is priced by tokens */
-  modelPrice: number
-}
-
-export interface Usage {
-  prompt_tokens: number
-  completion_tokens: number
-  total_tokens: number
-}
-
-interface ModelPrice {
-  modelRatio: number
-  completionRatio: number
-  modelPrice: number
-}
-
-const DATED = /-(\d{4}-\d{2}-\d{2}|\d{8}|\d{4})$/
-
-/** Completion ratios by family, for dated or new names the CompletionRatio option does not list. */
-function completionRatioByName(model: string): number {
-  const m = model.toLowerCase()
-  if (m.startsWith('gpt-4o') || m.startsWith('gpt-4.1') || m.startsWith('chatgpt-4o') || /^o\d/.test(m)) return 4
-  if (m.startsWith('gpt-4-turbo') || m.startsWith('gpt-4-1106') || m.startsWith('gpt-4-0125') || m.includes('preview')) return 3
-  if (m.startsWith('gpt-4')) return 2
-  if (m.startsWith('gpt-3.5')) return 3
-  if (m.startsWith('claude')) return 5
-  if (m.startsWith('gemini')) return 4
-  return 1
-}
+export type { Price, Usage } from '../../domain/pricing.ts'
 
 /**
- * Model ratio, completion ratio, per-call price and group ratio from the options (ModelRatio,
- * CompletionRatio, ModelPrice, GroupRatio), cached per model until one of them changes.
+ * The prices of a model and a group from the options (ModelRatio, CompletionRatio, ModelPrice,
+ * GroupRatio), looked up by the domain's rules and cached until one of those options changes.
  */
 export class Pricing {
-  private cache = new Map<string, ModelPrice>()
+  private cache = new Map<string, ModelPricing>()
   private options: OptionStore
 
   constructor(options: OptionStore) {
@@ -56,45 +23,25 @@ export class Pricing {
     this.prices.clear()
   }
 
-  private table(key: string): Record<string, unknown> {
-    const v = this.options.json<Record<string, unknown>>(key, {})
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : {}
+  private tables(): PriceTables {
+    return {
+      ModelPrice: this.options.json('ModelPrice', {}),
+      ModelRatio: this.options.json('ModelRatio', {}),
+      CompletionRatio: this.options.json('CompletionRatio', {}),
+    }
   }
 
-  private lookup(table: Record<string, unknown>, model: string): number | undefined {
-    const direct = table[model]
-    if (typeof direct === 'number' && Number.isFinite(direct)) return direct
-    if (model.startsWith('gpt-4-gizmo') || model.startsWith('gpt-4o-gizmo')) {
-      const g = table[model.startsWith('gpt-4o') ? 'gpt-4o-gizmo-*' : 'gpt-4-gizmo-*']
-      if (typeof g === 'number') return g
-    }
-    const base = model.replace(DATED, '')
-    if (base !== model) {
-      const b = table[base]
-      if (typeof b === 'number' && Number.isFinite(b)) return b
-    }
-    return undefined
-  }
-
-  model(model: string): ModelPrice {
+  model(model: string): ModelPricing {
     let p = this.cache.get(model)
     if (p) return p
-    const price = this.lookup(this.table('ModelPrice'), model)
-    const ratio = this.lookup(this.table('ModelRatio'), model)
-    const completion = this.lookup(this.table('CompletionRatio'), model)
-    p = {
-      modelPrice: price !== undefined && price >= 0 ? price : -1,
-      modelRatio: ratio !== undefined && ratio >= 0 ? ratio : UNKNOWN_MODEL_RATIO,
-      completionRatio: completion !== undefined && completion >= 0 ? completion : completionRatioByName(model),
-    }
+    p = modelPricing(model, this.tables())
     if (this.cache.size > 10_000) this.cache.clear()
     this.cache.set(model, p)
     return p
   }
 
   groupRatio(group: string): number {
-    const v = this.table('GroupRatio')[group]
-    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 1
+    return groupRatioOf(this.options.json('GroupRatio', {}), group)
   }
 
   private prices = new Map<string, Price>()
@@ -110,20 +57,6 @@ export class Pricing {
     this.prices.set(k, p)
     return p
   }
-}
-
-/**
- * Spec section 9. Per call: price x QuotaPerUnit x group ratio. Per token:
- * round((prompt + round(completion x completion ratio)) x model ratio x group ratio), at least 1
- * when the ratio is not zero and tokens were used; 0 when no token was used at all.
- */
-export function quotaOf(p: Price, usage: Usage, quotaPerUnit: number): number {
-  if (p.modelPrice >= 0) return Math.round(p.modelPrice * quotaPerUnit * p.groupRatio)
-  const tokens = usage.prompt_tokens + usage.completion_tokens
-  if (tokens <= 0) return 0
-  const ratio = p.modelRatio * p.groupRatio
-  const q = Math.round((usage.prompt_tokens + Math.round(usage.completion_tokens * p.completionRatio)) * ratio)
-  return ratio !== 0 && q <= 0 ? 1 : q
 }
 
 const texts = new WeakMap<Price, { content: string; other: string }>()

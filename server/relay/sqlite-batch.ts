@@ -1,4 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import { LOG_TYPE, TOKEN_STATUS } from '../../domain/statuses.ts'
+import { tokenLimitSql } from '../../domain/token-rules.ts'
 
 /** One batch of the ledger in a form that crosses a thread boundary (plain data only). */
 export interface PlainBatch {
@@ -25,7 +27,7 @@ export interface PlainBatch {
   tokens: Array<[number, number, number, number]>
   /** [id, used_quota delta] */
   channels: Array<[number, number]>
-  /** [id, 3 expired | 4 exhausted] */
+  /** [id, TOKEN_STATUS.expired | TOKEN_STATUS.exhausted] */
   statuses: Array<[number, number]>
   buckets: Array<{
     user_id: number
@@ -72,6 +74,10 @@ const prepared = new WeakMap<DatabaseSync, Statements>()
 function statements(db: DatabaseSync): Statements {
   let s = prepared.get(db)
   if (s) return s
+  // the token rule again, on the row as stored: a top-up or an edit since the request wins
+  const limit = tokenLimitSql('?')
+  const setStatus = (status: number, reached: string) =>
+    db.prepare(`UPDATE tokens SET status = ${status} WHERE id = ? AND status = ${TOKEN_STATUS.enabled} AND ${reached}`)
   s = {
     log: db.prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`),
     user: db.prepare(
@@ -81,8 +87,8 @@ function statements(db: DatabaseSync): Statements {
       'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = max(accessed_time, ?) WHERE id = ? RETURNING remain_quota, used_quota',
     ),
     channel: db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?'),
-    expired: db.prepare('UPDATE tokens SET status = 3 WHERE id = ? AND status = 1 AND expired_time <> -1 AND expired_time < ?'),
-    exhausted: db.prepare('UPDATE tokens SET status = 4 WHERE id = ? AND status = 1 AND unlimited_quota = 0 AND remain_quota <= 0'),
+    expired: setStatus(TOKEN_STATUS.expired, limit.expired),
+    exhausted: setStatus(TOKEN_STATUS.exhausted, limit.exhausted),
     bucket: db.prepare(
       `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET token_used = quota_data.token_used + excluded.token_used,
@@ -112,14 +118,14 @@ export function writeBatch(db: DatabaseSync, b: PlainBatch): Fresh {
     }
     for (const [id, u] of b.channels) s.channel.run(u, id)
     for (const [id, st] of b.statuses) {
-      if (st === 3) s.expired.run(id, b.now)
-      else if (st === 4) s.exhausted.run(id)
+      if (st === TOKEN_STATUS.expired) s.expired.run(id, b.now)
+      else if (st === TOKEN_STATUS.exhausted) s.exhausted.run(id)
     }
     for (const l of b.logs) {
       s.log.run(
         l.user_id,
         l.created_at,
-        l.type ?? 2,
+        l.type ?? LOG_TYPE.consume,
         l.content ?? '',
         l.username,
         l.token_name ?? '',

@@ -1,6 +1,9 @@
 import type { Selectable } from 'kysely'
 import type { AppContext } from '../context.ts'
 import type { ChannelsTable, TokensTable, UsersTable } from '../db/schema.ts'
+import { splitList } from '../../domain/text.ts'
+import { DEFAULT_GROUP } from '../../domain/roles.ts'
+import { CHANNEL_STATUS } from '../../domain/statuses.ts'
 
 /** A user as the relay needs it. quota/used/count are the database values as last read (or flushed). */
 export interface UserState {
@@ -62,18 +65,6 @@ type UserRow = Pick<
   'id' | 'username' | 'role' | 'status' | 'group' | 'quota' | 'used_quota' | 'request_count' | 'deleted_at'
 >
 
-export const CHANNEL_STATUS = { enabled: 1, manual: 2, auto: 3 } as const
-export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const
-
-function splitList(s: string, sep: string | RegExp = ','): string[] {
-  const out: string[] = []
-  for (const part of s.split(sep)) {
-    const t = part.trim()
-    if (t && !out.includes(t)) out.push(t)
-  }
-  return out
-}
-
 function parseMap(s: string): Record<string, string> | null {
   if (!s || !s.trim()) return null
   try {
@@ -104,7 +95,7 @@ export function channelFromRow(r: Selectable<ChannelsTable>): ChannelState {
     organization: (r.openai_organization ?? '').trim(),
     other: (r.other ?? '').trim(),
     models: splitList(r.models ?? ''),
-    groups: splitList(r.group || 'default'),
+    groups: splitList(r.group || DEFAULT_GROUP),
     modelMapping: parseMap(r.model_mapping ?? ''),
     statusCodeMapping: parseMap(r.status_code_mapping ?? ''),
     priority: Number(r.priority) || 0,
@@ -140,7 +131,7 @@ function applyUser(target: UserState | undefined, r: UserRow): UserState {
   u.username = r.username
   u.role = Number(r.role)
   u.status = Number(r.status)
-  u.group = r.group || 'default'
+  u.group = r.group || DEFAULT_GROUP
   u.deleted = r.deleted_at !== null && r.deleted_at !== undefined
   u.quota = Number(r.quota)
   u.used = Number(r.used_quota)

@@ -7,15 +7,23 @@ import { fail, fields, nowSeconds, ok, readBody, type Env } from '../http.ts'
 import { clearSession, issueSession, requireRole } from '../middleware/session.ts'
 import { rateLimit } from '../middleware/rate-limit.ts'
 import { turnstileCheck } from '../middleware/turnstile.ts'
-import { publicUser, randomAffCode, randomKey, ROLE, USER_STATUS } from '../lib/users.ts'
+import { publicUser, randomAffCode, randomKey } from '../lib/users.ts'
+import { DEFAULT_GROUP, ROLE, USER_STATUS } from '../../domain/roles.ts'
 import { consumeVerificationCode } from '../lib/verification.ts'
-
-export const PASSWORD_MIN = 8
-export const PASSWORD_MAX = 20
-export const USERNAME_MAX = 12
+import { problemText, rule } from '../lib/problems.ts'
+import {
+  credentialsProblem,
+  DISPLAY_NAME_MAX,
+  PASSWORD_MAX,
+  passwordProblem,
+  passwordsDifferProblem,
+  transferProblem,
+  USERNAME_MAX,
+} from '../../domain/account-rules.ts'
+import { LOG_TYPE } from '../../domain/statuses.ts'
 
 const username = z.string().trim().min(1).max(USERNAME_MAX)
-const password = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX)
+const password = z.string().max(PASSWORD_MAX).superRefine(rule(passwordProblem))
 
 const registerBody = z.object({
   username,
@@ -33,7 +41,7 @@ const loginBody = z.object({
 
 const selfBody = z.object({
   username: username.optional(),
-  display_name: z.string().trim().max(20).optional(),
+  display_name: z.string().trim().max(DISPLAY_NAME_MAX).optional(),
   password: z.union([password, z.literal('')]).optional(),
 })
 
@@ -65,7 +73,8 @@ export function accountRoutes(ctx: AppContext) {
     if (!o.bool('RegisterEnabled')) return fail(c, 'new registrations are closed by the administrator')
     if (!o.bool('PasswordRegisterEnabled')) return fail(c, 'registration with a password is closed; use another sign-in method')
     const body = await readBody(c, registerBody)
-    if (body.password2 !== undefined && body.password2 !== body.password) return fail(c, 'the two passwords differ')
+    const differ = body.password2 === undefined ? null : passwordsDifferProblem(body.password, body.password2)
+    if (differ) return fail(c, problemText(differ))
     if (o.bool('EmailVerificationEnabled')) {
       if (!body.email || !body.verification_code) return fail(c, 'e-mail address and verification code are required')
       if (!consumeVerificationCode('register', body.email, body.verification_code)) {
@@ -113,7 +122,7 @@ export function accountRoutes(ctx: AppContext) {
             quota: forNew + forInvitee,
             used_quota: 0,
             request_count: 0,
-            group: 'default',
+            group: DEFAULT_GROUP,
             aff_code: affCode,
             aff_count: 0,
             aff_quota: 0,
@@ -124,7 +133,13 @@ export function accountRoutes(ctx: AppContext) {
           .returning('id')
           .executeTakeFirstOrThrow()
         const logs = []
-        const log = (user_id: number, uname: string, content: string) => ({ user_id, username: uname, created_at: now, type: 4, content })
+        const log = (user_id: number, uname: string, content: string) => ({
+          user_id,
+          username: uname,
+          created_at: now,
+          type: LOG_TYPE.system,
+          content,
+        })
         if (forNew > 0) logs.push(log(created.id, body.username, `new user bonus: ${forNew} quota`))
         if (forInvitee > 0) logs.push(log(created.id, body.username, `invite code bonus: ${forInvitee} quota`))
         if (inviter) {
@@ -153,7 +168,8 @@ export function accountRoutes(ctx: AppContext) {
   app.post('/user/login', critical, turnstile, async (c) => {
     if (!o.bool('PasswordLoginEnabled')) return fail(c, 'password login is turned off by the administrator; use another sign-in method')
     const body = await readBody(c, loginBody)
-    if (!body.username || !body.password) return fail(c, 'please enter username and password')
+    const missing = credentialsProblem(body.username, body.password)
+    if (missing) return fail(c, problemText(missing))
     const found = await ctx.db
       .selectFrom('users')
       .selectAll()
@@ -219,8 +235,8 @@ export function accountRoutes(ctx: AppContext) {
 
   app.post('/user/aff_transfer', user, async (c) => {
     const { quota } = await readBody(c, z.object({ quota: fields.quota }))
-    const min = o.quotaPerUnit
-    if (quota < min) return fail(c, `the transfer amount is at least ${min}`)
+    const small = transferProblem(quota, o.quotaPerUnit)
+    if (small) return fail(c, problemText(small))
     const me = c.get('user')
     const r = await ctx.db
       .updateTable('users')

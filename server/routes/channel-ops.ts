@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { fail, fields, readQuery, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
-import { ROLE } from '../lib/users.ts'
+import { DEFAULT_GROUP, ROLE } from '../../domain/roles.ts'
 import { relayOf } from '../relay/index.ts'
 import { loadChannel, startTestAll, testChannel, updateAllBalances, updateBalance } from '../relay/channel-ops.ts'
 
@@ -15,7 +15,7 @@ export function channelOpsRoutes(ctx: AppContext) {
   const admin = requireRole(ctx, ROLE.admin)
   const tester = (c: Context<Env>) => {
     const u = c.get('user')
-    return { id: u.id, username: u.username, group: u.group || 'default' }
+    return { id: u.id, username: u.username, group: u.group || DEFAULT_GROUP }
   }
 
   // one real call; `time` is the seconds it took (top level, as the console expects)

@@ -5,13 +5,27 @@ import type { AppContext } from '../context.ts'
 import type { ChannelsTable } from '../db/schema.ts'
 import { ApiError, check, fail, nowSeconds, ok, readBody, readQuery, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
-import { ROLE } from '../lib/users.ts'
-import { CHANNEL_STATUS, deleteAbilities, rebuildAbilities, splitList, type ChannelRow } from '../lib/abilities.ts'
-import { builtinModelObjects, CHANNEL_TYPE, DEFAULT_OTHER, modelsByType } from '../lib/channel-types.ts'
+import { deleteAbilities, rebuildAbilities, type ChannelRow } from '../lib/abilities.ts'
+import { problemText } from '../lib/problems.ts'
+import { canFetchModels, CHANNEL_TYPE, otherWithDefault } from '../../domain/channel-types.ts'
+import { builtinModelObjects, modelsByType } from '../../domain/channel-models.ts'
+import {
+  baseUrlProblem,
+  channelKeys,
+  clampWeight,
+  modelMappingProblem,
+  modelsProblem,
+  nameAndKeyProblem,
+  PRIORITY_MIN,
+  statusMappingProblem,
+  trimTrailingSlash,
+} from '../../domain/channel-rules.ts'
+import type { Problem } from '../../domain/problem.ts'
+import { splitList } from '../../domain/text.ts'
+import { DEFAULT_GROUP, ROLE } from '../../domain/roles.ts'
+import { CHANNEL_STATUS } from '../../domain/statuses.ts'
 
 const MSG = {
-  nameAndKey: 'please fill in the channel name and key',
-  oneModel: 'choose at least one model',
   notFound: 'channel not found, refresh and retry',
   nothingSelected: 'select channels to delete first',
   openaiOnly: 'only the OpenAI interface format is supported',
@@ -50,7 +64,7 @@ const channelFields = {
   auto_ban: z.preprocess(flag, z.number().int().min(0).max(1)),
   test_model: z.string().trim().max(LIMIT.modelName),
   status: z.number().int().min(1).max(3),
-  priority: z.preprocess(blankIsNull, z.number().int().min(-999).max(1e9).nullable()),
+  priority: z.preprocess(blankIsNull, z.number().int().min(PRIORITY_MIN).max(1e9).nullable()),
   weight: z.preprocess(blankIsNull, z.number().int().min(-1e9).max(1e6).nullable()),
 }
 
@@ -109,87 +123,64 @@ function normaliseList(field: 'models' | 'group', value: string): string[] {
   return list
 }
 
-function checkJsonObject(field: 'model_mapping' | 'status_code_mapping', text: string): void {
-  if (text === '') return
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    bad(field, 'must be empty or a valid JSON object')
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) bad(field, 'must be empty or a valid JSON object')
-  for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
-    if (field === 'model_mapping') {
-      if (typeof v !== 'string') bad(field, `maps ${JSON.stringify(k)} to something other than a model name`)
-    } else {
-      if (!/^[1-5][0-9][0-9]$/.test(k)) bad(field, `key ${JSON.stringify(k)} is not an HTTP status code`)
-      if (!/^[1-5][0-9][0-9]$/.test(String(v))) bad(field, `value for ${k} is not an HTTP status code`)
-    }
-  }
-}
-
-function checkBaseUrl(url: string): string {
-  const trimmed = url.replace(/\/+$/, '')
-  if (trimmed === '') return ''
-  let parsed: URL
-  try {
-    parsed = new URL(trimmed)
-  } catch {
-    bad('base_url', 'must be an http or https address')
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') bad('base_url', 'must be an http or https address')
-  return trimmed
+/** A field rule's problem is a 400 naming the field. */
+function refuse(field: string, p: Problem | null): void {
+  if (p) bad(field, problemText(p))
 }
 
 type ChannelChanges = Updateable<ChannelsTable>
 
 /**
  * The column values a create or update body asks for, validated and normalised. Fields absent
- * from the body stay absent; a business refusal comes back as a string.
+ * from the body stay absent; a business refusal comes back as its text.
  */
 function channelChanges(body: ChannelInput, isNew: boolean): ChannelChanges | string {
   const out: ChannelChanges = {}
   if (body.name !== undefined) {
-    if (body.name === '') return MSG.nameAndKey
+    const blank = nameAndKeyProblem(body.name, '', false)
+    if (blank) return problemText(blank)
     out.name = body.name
   }
   if (body.type !== undefined) out.type = body.type
   if (body.openai_organization !== undefined) out.openai_organization = body.openai_organization
   if (body.max_input_tokens !== undefined) out.max_input_tokens = body.max_input_tokens
-  if (body.base_url !== undefined) out.base_url = checkBaseUrl(body.base_url)
+  if (body.base_url !== undefined) {
+    out.base_url = trimTrailingSlash(body.base_url)
+    refuse('base_url', baseUrlProblem(out.base_url))
+  }
   if (body.other !== undefined) out.other = body.other
   if (body.model_mapping !== undefined) {
-    checkJsonObject('model_mapping', body.model_mapping)
+    refuse('model_mapping', modelMappingProblem(body.model_mapping))
     out.model_mapping = body.model_mapping
   }
   if (body.status_code_mapping !== undefined) {
-    checkJsonObject('status_code_mapping', body.status_code_mapping)
+    refuse('status_code_mapping', statusMappingProblem(body.status_code_mapping))
     out.status_code_mapping = body.status_code_mapping
   }
-  if (body.models !== undefined) {
-    const models = normaliseList('models', body.models)
-    if (models.length === 0) return MSG.oneModel
+  if (body.models !== undefined || isNew) {
+    const models = normaliseList('models', body.models ?? '')
+    const p = modelsProblem(models)
+    if (p) return problemText(p)
     out.models = models.join(',')
-  } else if (isNew) {
-    return MSG.oneModel
   }
   if (body.group !== undefined) {
     const groups = normaliseList('group', body.group)
-    out.group = groups.length ? groups.join(',') : 'default'
+    out.group = groups.length ? groups.join(',') : DEFAULT_GROUP
   }
   if (body.auto_ban !== undefined) out.auto_ban = body.auto_ban
   if (body.test_model !== undefined) out.test_model = body.test_model
   if (body.status !== undefined) out.status = body.status
   if (body.priority !== undefined && body.priority !== null) out.priority = body.priority
-  if (body.weight !== undefined && body.weight !== null) out.weight = Math.max(0, body.weight)
+  if (body.weight !== undefined && body.weight !== null) out.weight = clampWeight(body.weight)
   return out
 }
 
-/** Azure and iFlytek need a version in `other`; an empty one gets the usual default. */
+/** Azure and iFlytek need a version in `other`; an empty one gets the type's default. */
 function withDefaultOther(changes: ChannelChanges, current?: Pick<ChannelRow, 'type' | 'other'>): void {
   const type = changes.type ?? current?.type ?? CHANNEL_TYPE.openai
   const other = changes.other ?? current?.other ?? ''
-  if (other === '' && DEFAULT_OTHER[type] !== undefined) changes.other = DEFAULT_OTHER[type]
+  const filled = otherWithDefault(type, other)
+  if (filled !== other) changes.other = filled
 }
 
 function countOf(list: string | undefined, fallback: number): number {
@@ -341,7 +332,7 @@ export function channelsRoutes(ctx: AppContext) {
     const { id } = check(idParam, c.req.param())
     const channel = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst()
     if (!channel) return fail(c, MSG.notFound)
-    if (channel.type !== CHANNEL_TYPE.openai) return fail(c, MSG.openaiOnly)
+    if (!canFetchModels(channel.type)) return fail(c, MSG.openaiOnly)
     const base = (channel.base_url || 'https://api.openai.com').replace(/\/+$/, '')
     let reply: UpstreamReply
     try {
@@ -366,12 +357,9 @@ export function channelsRoutes(ctx: AppContext) {
 
   app.post('/channel/', admin, async (c) => {
     const body = await readBody(c, createBody)
-    const name = body.name ?? ''
-    const keys = (body.key ?? '')
-      .split('\n')
-      .map((k) => k.trim())
-      .filter(Boolean)
-    if (!name || keys.length === 0) return fail(c, MSG.nameAndKey)
+    const keys = channelKeys(body.key ?? '')
+    const missing = nameAndKeyProblem(body.name ?? '', keys.join('\n'), true)
+    if (missing) return fail(c, problemText(missing))
     if (keys.length > LIMIT.keys) bad('key', `must hold at most ${LIMIT.keys} keys, one per line`)
     const changes = channelChanges(body, true)
     if (typeof changes === 'string') return fail(c, changes)
@@ -383,7 +371,7 @@ export function channelsRoutes(ctx: AppContext) {
     const values: Insertable<ChannelsTable>[] = keys.map((key) => ({
       ...(changes as Omit<Insertable<ChannelsTable>, 'key' | 'group'>),
       key,
-      group: changes.group ?? 'default',
+      group: changes.group ?? DEFAULT_GROUP,
       created_time: now,
     }))
     const created = await db.transaction().execute(async (tx) => {

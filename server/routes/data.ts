@@ -4,12 +4,12 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { ApiError, fail, nowSeconds, ok, readQuery, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
-import { ROLE } from '../lib/users.ts'
+import { ROLE } from '../../domain/roles.ts'
 import { queryInt } from '../lib/query.ts'
+import { MONTH, SECONDS_MAX } from '../../domain/time.ts'
 
 /** The longest span a user may ask of their own dashboard data. */
-export const SELF_SPAN_MAX = 30 * 24 * 3600
-const SECONDS_MAX = 253402300799
+export const SELF_SPAN_MAX = MONTH
 
 const rangeQuery = z.object({
   start_timestamp: queryInt(0, SECONDS_MAX),

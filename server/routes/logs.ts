@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { ok, readQuery, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
-import { ROLE } from '../lib/users.ts'
+import { ROLE } from '../../domain/roles.ts'
 import { filterFromQuery, listLogs, logFilterQuery, logListQuery, logStat, selfLog } from '../lib/logs.ts'
 
 const deleteQuery = z.object({

@@ -8,7 +8,9 @@ import type { AppContext } from '../context.ts'
 import { ApiError, fail, nowSeconds, ok, readQuery, type Env } from '../http.ts'
 import { issueSession, optionalUser, requireRole } from '../middleware/session.ts'
 import { rateLimit } from '../middleware/rate-limit.ts'
-import { publicUser, randomAffCode, randomKey, ROLE, USER_STATUS, type UserRow } from '../lib/users.ts'
+import { publicUser, randomAffCode, randomKey, type UserRow } from '../lib/users.ts'
+import { DEFAULT_GROUP, ROLE, USER_STATUS } from '../../domain/roles.ts'
+import { LOG_TYPE } from '../../domain/statuses.ts'
 import type { OptionStore } from '../options.ts'
 
 export const STATE_COOKIE = 'tollgate_oauth_state'
@@ -196,7 +198,7 @@ export function oauthRoutes(ctx: AppContext) {
               quota: forNew,
               used_quota: 0,
               request_count: 0,
-              group: 'default',
+              group: DEFAULT_GROUP,
               aff_code: `${randomAffCode()}${randomKey(4)}`,
               aff_count: 0,
               aff_quota: 0,
@@ -209,7 +211,7 @@ export function oauthRoutes(ctx: AppContext) {
           if (forNew > 0) {
             await tx
               .insertInto('logs')
-              .values({ user_id: row.id, username, created_at: now, type: 4, content: `new user bonus: ${forNew} quota` })
+              .values({ user_id: row.id, username, created_at: now, type: LOG_TYPE.system, content: `new user bonus: ${forNew} quota` })
               .execute()
           }
           return row

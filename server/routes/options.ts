@@ -3,9 +3,9 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { ApiError, fail, ok, readBody, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
-import { ROLE } from '../lib/users.ts'
+import { ROLE } from '../../domain/roles.ts'
 import { DEFAULT_OPTIONS, isSecretOption } from '../options.ts'
-import { checkOption, isKnownOption, JSON_OPTIONS } from '../lib/option-rules.ts'
+import { checkOption, isJsonOption, isKnownOption } from '../lib/option-rules.ts'
 
 const putBody = z.object({ key: z.string().trim().min(1).max(128), value: z.unknown() })
 
@@ -13,7 +13,7 @@ const putBody = z.object({ key: z.string().trim().min(1).max(128), value: z.unkn
 function stringForm(key: string, value: unknown): string {
   if (typeof value === 'string') return value
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && JSON_OPTIONS.has(key)) return JSON.stringify(value, null, 2)
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && isJsonOption(key)) return JSON.stringify(value, null, 2)
   throw new ApiError(400, value === undefined ? 'value is required' : 'value must be a string, number or boolean', 'value')
 }
 

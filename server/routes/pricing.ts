@@ -2,18 +2,9 @@ import { Hono } from 'hono'
 import type { AppContext } from '../context.ts'
 import type { Env } from '../http.ts'
 import { optionalUser } from '../middleware/session.ts'
-import { UNKNOWN_MODEL_RATIO } from '../lib/ratios.ts'
-
-const DEFAULT_GROUP = 'default'
-
-function numberMap(value: unknown): Record<string, number> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, number>) : {}
-}
-
-function lookup(map: Record<string, number>, key: string): number | undefined {
-  const v = Object.hasOwn(map, key) ? map[key] : undefined
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined
-}
+import { groupRatioOf, isPerCall, lookupRatio, modelPricing, type PriceTables } from '../../domain/pricing.ts'
+import { DEFAULT_GROUP } from '../../domain/roles.ts'
+import { BILLING_TYPE } from '../../domain/statuses.ts'
 
 export function pricingRoutes(ctx: AppContext) {
   const app = new Hono<Env>()
@@ -24,25 +15,28 @@ export function pricingRoutes(ctx: AppContext) {
     const available = new Set(rows.filter((r) => r.group === group).map((r) => r.model))
     const models = [...new Set(rows.map((r) => r.model))].sort()
 
-    const prices = numberMap(ctx.options.json('ModelPrice', {}))
-    const ratios = numberMap(ctx.options.json('ModelRatio', {}))
-    const completion = numberMap(ctx.options.json('CompletionRatio', {}))
-    const groups = numberMap(ctx.options.json('GroupRatio', {}))
+    const tables: PriceTables = {
+      ModelPrice: ctx.options.json('ModelPrice', {}),
+      ModelRatio: ctx.options.json('ModelRatio', {}),
+      CompletionRatio: ctx.options.json('CompletionRatio', {}),
+    }
 
+    // the same lookup the relay charges with, so the page shows what a request pays
     const data = models.map((model) => {
-      const price = lookup(prices, model)
-      const perCall = price !== undefined
+      const p = modelPricing(model, tables)
+      const perCall = isPerCall(p)
       return {
         model_name: model,
         available: available.has(model),
-        quota_type: perCall ? 1 : 0,
-        model_ratio: lookup(ratios, model) ?? (perCall ? 0 : UNKNOWN_MODEL_RATIO),
-        completion_ratio: lookup(completion, model) ?? 1,
-        model_price: perCall ? price : -1,
+        quota_type: perCall ? BILLING_TYPE.perCall : BILLING_TYPE.perUsage,
+        // a model priced per call shows its own ratio only when it has one
+        model_ratio: perCall ? (lookupRatio(tables.ModelRatio, model) ?? 0) : p.modelRatio,
+        completion_ratio: p.completionRatio,
+        model_price: p.modelPrice,
       }
     })
     // Only the caller's own group: the ratios of other (possibly hidden) groups never leave the server.
-    return c.json({ success: true, message: '', data, group_ratio: { [group]: lookup(groups, group) ?? 1 } })
+    return c.json({ success: true, message: '', data, group_ratio: { [group]: groupRatioOf(ctx.options.json('GroupRatio', {}), group) } })
   })
 
   return app

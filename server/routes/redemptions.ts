@@ -4,20 +4,28 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { fail, fields, nowSeconds, ok, readBody, readQuery, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
-import { randomKey, ROLE } from '../lib/users.ts'
+import { randomKey } from '../lib/users.ts'
+import { ROLE } from '../../domain/roles.ts'
 import { bodyId, isUniqueViolation, paramId, startsWithText } from '../lib/query.ts'
-import { QUOTA_MAX } from './users.ts'
-
-export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const
+import { problemText, rule } from '../lib/problems.ts'
+import {
+  REDEMPTION_DEFAULTS,
+  redemptionCountProblem,
+  redemptionNameProblem,
+  redemptionQuotaProblem,
+} from '../../domain/redemption-rules.ts'
+import { LOG_TYPE, REDEMPTION_STATUS } from '../../domain/statuses.ts'
+import { redeemCodeProblem } from '../../domain/wallet-rules.ts'
 
 const PAGE = 10
 const SEARCH_LIMIT = 100
 const KEY_LENGTH = 32
 
-const name = z.string().trim().min(1).max(20)
-const quota = z.number().int().min(1).max(QUOTA_MAX)
+const name = z.string().trim().superRefine(rule(redemptionNameProblem))
+const quota = z.number().superRefine(rule(redemptionQuotaProblem))
+const count = z.number().superRefine(rule(redemptionCountProblem))
 
-const createBody = z.object({ name, quota, count: z.number().int().min(1).max(100).optional().default(1) })
+const createBody = z.object({ name, quota, count: count.optional().default(REDEMPTION_DEFAULTS.count) })
 const updateBody = z.object({ id: bodyId, name: name.optional(), quota: quota.optional() })
 const statusBody = z.object({
   id: bodyId,
@@ -140,7 +148,8 @@ export function redemptionsRoutes(ctx: AppContext) {
   app.post('/user/topup', user, async (c) => {
     const me = c.get('user')
     const { key } = await readBody(c, redeemBody)
-    if (!key) return fail(c, 'please enter redemption code')
+    const missing = redeemCodeProblem(key)
+    if (missing) return fail(c, problemText(missing))
     const now = nowSeconds()
     // The guarded UPDATE is the lock: of any number of concurrent calls exactly one sees a row change.
     const result = await db.transaction().execute(async (tx) => {
@@ -164,7 +173,7 @@ export function redemptionsRoutes(ctx: AppContext) {
           user_id: me.id,
           username: me.username,
           created_at: now,
-          type: 1,
+          type: LOG_TYPE.topup,
           content: `topped up ${amount} quota with redemption code id ${id}`,
         })
         .execute()

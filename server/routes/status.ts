@@ -2,6 +2,8 @@ import { Hono } from 'hono'
 import type { AppContext } from '../context.ts'
 import { ok, type Env } from '../http.ts'
 import type { OptionStore } from '../options.ts'
+import { onlineTopUpEnabled } from './topup.ts'
+import { MIN_TOPUP_DEFAULT, PRICE_DEFAULT } from '../../domain/wallet-rules.ts'
 
 const startTime = Math.floor(Date.now() / 1000)
 
@@ -33,9 +35,9 @@ export function publicStatus(o: OptionStore) {
     telegram_bot_name: o.get('TelegramBotName'),
     server_address: o.get('ServerAddress'),
     top_up_link: o.get('TopUpLink'),
-    min_topup: o.num('MinTopUp', 1),
-    price: o.num('Price', 7.3),
-    enable_online_topup: o.get('PayAddress') !== '' && o.get('EpayId') !== '' && o.get('EpayKey') !== '',
+    min_topup: o.num('MinTopUp', MIN_TOPUP_DEFAULT),
+    price: o.num('Price', PRICE_DEFAULT),
+    enable_online_topup: onlineTopUpEnabled(o),
     password_login: o.bool('PasswordLoginEnabled'),
     password_register: o.bool('PasswordRegisterEnabled'),
     register_enabled: o.bool('RegisterEnabled'),

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts'
 import type { TasksTable } from '../db/schema.ts'
 import { ok, readQuery, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
-import { ROLE } from '../lib/users.ts'
+import { ROLE } from '../../domain/roles.ts'
 
 type TaskRow = Selectable<TasksTable>
 

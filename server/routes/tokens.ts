@@ -5,43 +5,35 @@ import type { AppContext } from '../context.ts'
 import type { TokensTable } from '../db/schema.ts'
 import { fail, fields, nowSeconds, ok, readBody, readQuery, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
-import { randomKey, ROLE } from '../lib/users.ts'
+import { randomKey } from '../lib/users.ts'
+import { rule } from '../lib/problems.ts'
 import { bodyId, containsText, isUniqueViolation, pageSizeQuery, paramId, startsWithExact } from '../lib/query.ts'
-import { QUOTA_MAX } from './users.ts'
+import { splitList } from '../../domain/text.ts'
+import { ROLE } from '../../domain/roles.ts'
+import { TOKEN_STATUS } from '../../domain/statuses.ts'
+import {
+  effectiveTokenStatus,
+  expiryProblem,
+  modelLimitsProblem,
+  NEVER_EXPIRES,
+  remainQuotaProblem,
+  tokenLimitSql,
+  tokenNameProblem,
+} from '../../domain/token-rules.ts'
 
 export type TokenRow = Selectable<TokensTable>
 
-export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const
-
-/** Year 9999: anything later is a millisecond timestamp sent by mistake. */
-const LATEST_SECOND = 253402300799
 const SEARCH_LIMIT = 100
 
-const modelLimits = z
-  .string()
-  .max(1024)
-  .transform((s) =>
-    [
-      ...new Set(
-        s
-          .split(',')
-          .map((m) => m.trim())
-          .filter(Boolean),
-      ),
-    ].join(','),
-  )
-  .refine((s) => s.length <= 1024, 'must be at most 1024 characters')
-
 const tokenFields = {
-  name: z.string().trim().min(1).max(30),
-  remain_quota: z.number().int().min(0).max(QUOTA_MAX),
-  expired_time: z
-    .number()
-    .int()
-    .min(-1)
-    .max(LATEST_SECOND)
-    .refine((v) => v === -1 || v > 0, 'must be -1 (never) or a time in unix seconds'),
-  model_limits: modelLimits,
+  name: z.string().trim().superRefine(rule(tokenNameProblem)),
+  remain_quota: z.number().superRefine(rule(remainQuotaProblem)),
+  expired_time: z.number().superRefine(rule(expiryProblem)),
+  // the limit applies to the text as sent; cleaning (trimmed, no blanks, no repeats) only shortens it
+  model_limits: z
+    .string()
+    .superRefine(rule(modelLimitsProblem))
+    .transform((s) => splitList(s).join(',')),
   model_limits_enabled: z.boolean(),
   unlimited_quota: z.boolean(),
 }
@@ -49,7 +41,7 @@ const tokenFields = {
 const createBody = z.object({
   ...tokenFields,
   remain_quota: tokenFields.remain_quota.optional().default(0),
-  expired_time: tokenFields.expired_time.optional().default(-1),
+  expired_time: tokenFields.expired_time.optional().default(NEVER_EXPIRES),
   model_limits: tokenFields.model_limits.optional().default(''),
   model_limits_enabled: tokenFields.model_limits_enabled.optional().default(false),
   unlimited_quota: tokenFields.unlimited_quota.optional().default(false),
@@ -70,17 +62,6 @@ const statusBody = z.object({
   status: z.union([z.literal(TOKEN_STATUS.enabled), z.literal(TOKEN_STATUS.disabled)], { error: 'must be 1 (enabled) or 2 (disabled)' }),
 })
 
-/** What an enabled token really is now: expiry and exhaustion are applied lazily, when read. */
-export function effectiveStatus(
-  t: Pick<TokenRow, 'status' | 'expired_time' | 'unlimited_quota' | 'remain_quota'>,
-  now = nowSeconds(),
-): number {
-  if (t.status !== TOKEN_STATUS.enabled) return t.status
-  if (t.expired_time !== -1 && t.expired_time < now) return TOKEN_STATUS.expired
-  if (!t.unlimited_quota && t.remain_quota <= 0) return TOKEN_STATUS.exhausted
-  return t.status
-}
-
 /** The token on the wire: flags as booleans; the key without the sk- prefix (the client adds it). */
 export function wireToken(t: TokenRow) {
   return { ...t, unlimited_quota: t.unlimited_quota === 1, model_limits_enabled: t.model_limits_enabled === 1 }
@@ -100,21 +81,16 @@ export function tokensRoutes(ctx: AppContext) {
    */
   async function settle(userId: number, ids: number[]): Promise<Map<number, number>> {
     if (ids.length === 0) return new Map()
-    const now = nowSeconds()
+    const limit = tokenLimitSql(nowSeconds())
     const rows = await db
       .updateTable('tokens')
       .set({
-        status: sql<number>`case when expired_time <> -1 and expired_time < ${now} then ${sql.lit(TOKEN_STATUS.expired)} else ${sql.lit(TOKEN_STATUS.exhausted)} end`,
+        status: sql<number>`case when ${sql.raw(limit.expired)} then ${sql.lit(TOKEN_STATUS.expired)} else ${sql.lit(TOKEN_STATUS.exhausted)} end`,
       })
       .where('user_id', '=', userId)
       .where('id', 'in', ids)
       .where('status', '=', TOKEN_STATUS.enabled)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('expired_time', '<>', -1), eb('expired_time', '<', now)]),
-          eb.and([eb('unlimited_quota', '=', 0), eb('remain_quota', '<=', 0)]),
-        ]),
-      )
+      .where(sql<boolean>`(${sql.raw(limit.expired)}) or (${sql.raw(limit.exhausted)})`)
       .returning(['id', 'status'])
       .execute()
     for (const r of rows) ctx.bus.emit('tokens', r.id)
@@ -124,7 +100,7 @@ export function tokensRoutes(ctx: AppContext) {
   /** The rows as they should read now, storing any lazy status change first. */
   async function present(userId: number, rows: TokenRow[]) {
     const now = nowSeconds()
-    const stale = rows.filter((t) => effectiveStatus(t, now) !== t.status).map((t) => t.id)
+    const stale = rows.filter((t) => effectiveTokenStatus(t, now) !== t.status).map((t) => t.id)
     const changed = await settle(userId, stale)
     return rows.map((t) => wireToken({ ...t, status: changed.get(t.id) ?? t.status }))
   }
@@ -183,7 +159,7 @@ export function tokensRoutes(ctx: AppContext) {
       model_limits: body.model_limits,
       group: '',
     }
-    const status = effectiveStatus({ ...values, status: TOKEN_STATUS.enabled }, now)
+    const status = effectiveTokenStatus({ ...values, status: TOKEN_STATUS.enabled }, now)
     for (let attempt = 0; ; attempt++) {
       try {
         const created = await db
@@ -208,16 +184,17 @@ export function tokensRoutes(ctx: AppContext) {
       let update = db.updateTable('tokens').set({ status: body.status }).where('id', '=', body.id).where('user_id', '=', me.id)
       if (body.status === TOKEN_STATUS.enabled) {
         // The limits are checked in the same statement that enables, so no race can slip past them.
-        update = update
-          .where((eb) => eb.or([eb('expired_time', '=', -1), eb('expired_time', '>=', now)]))
-          .where((eb) => eb.or([eb('unlimited_quota', '=', 1), eb('remain_quota', '>', 0)]))
+        const limit = tokenLimitSql(now)
+        update = update.where(sql<boolean>`not (${sql.raw(limit.expired)}) and not (${sql.raw(limit.exhausted)})`)
       }
       const r = await update.executeTakeFirst()
       const t = await own(me.id, body.id)
       if (!t) return fail(c, 'token not found')
       if (Number(r.numUpdatedRows) !== 1) {
-        if (t.expired_time !== -1 && t.expired_time < now) return fail(c, EXPIRED_REFUSAL)
-        return fail(c, EXHAUSTED_REFUSAL)
+        return fail(
+          c,
+          effectiveTokenStatus({ ...t, status: TOKEN_STATUS.enabled }, now) === TOKEN_STATUS.expired ? EXPIRED_REFUSAL : EXHAUSTED_REFUSAL,
+        )
       }
       ctx.bus.emit('tokens', t.id)
       return ok(c, wireToken(t), 'operation completed successfully')

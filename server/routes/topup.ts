@@ -5,8 +5,12 @@ import type { AppContext } from '../context.ts'
 import { nowSeconds, readBody, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
 import { EPAY_TYPES, epayForm, epayVerify } from '../lib/epay.ts'
-import { randomKey, ROLE } from '../lib/users.ts'
+import { randomKey } from '../lib/users.ts'
+import { ROLE } from '../../domain/roles.ts'
 import type { OptionStore } from '../options.ts'
+import { problemText } from '../lib/problems.ts'
+import { quotaOfDollars } from '../../domain/quota.ts'
+import { minTopUpOr, PAYMENT_METHODS, PRICE_DEFAULT, topUpProblem } from '../../domain/wallet-rules.ts'
 
 /** Dollars per order; keeps money and quota far inside safe integers and doubles. */
 const AMOUNT_MAX = 100_000_000
@@ -16,7 +20,7 @@ const amountBody = z.object({
   top_up_code: z.string().max(64).optional(),
 })
 const payBody = amountBody.extend({
-  payment_method: z.enum(['zfb', 'wx']),
+  payment_method: z.enum(PAYMENT_METHODS),
 })
 
 export const NOT_ENABLED = 'admin has not enabled online top-up'
@@ -31,7 +35,7 @@ export function payableCents(o: OptionStore, amount: number, group: string): num
   const ratios = o.json<Record<string, unknown>>('TopupGroupRatio', {})
   const r = ratios && typeof ratios === 'object' ? ratios[group] : undefined
   const ratio = typeof r === 'number' && Number.isFinite(r) && r >= 0 ? r : 1
-  const price = o.num('Price', 7.3)
+  const price = o.num('Price', PRICE_DEFAULT)
   // toPrecision trims binary noise such as 7.3 x 3 x 100 = 2189.9999999999995
   return Math.round(Number((amount * price * ratio * 100).toPrecision(12)))
 }
@@ -50,8 +54,8 @@ export function topupRoutes(ctx: AppContext) {
 
   /** The amount check shared by /amount and /pay: a reason to refuse, or the payable cents. */
   function price(amount: number, group: string): { reason: string } | { cents: number } {
-    const min = o.num('MinTopUp', 1)
-    if (amount < min) return { reason: `top-up amount cannot be less than ${min}` }
+    const low = topUpProblem(amount, minTopUpOr(o.num('MinTopUp')))
+    if (low) return { reason: problemText(low) }
     const cents = payableCents(o, amount, group)
     if (cents < 1) return { reason: 'the payable money is too low' }
     return { cents }
@@ -118,7 +122,7 @@ export function topupRoutes(ctx: AppContext) {
     if (!order) return c.text('fail')
     if (!(Math.abs(Number(params.money) - order.money) < 0.005)) return c.text('fail')
 
-    const credit = Math.round(order.amount * o.quotaPerUnit)
+    const credit = quotaOfDollars(order.amount, o.quotaPerUnit)
     const now = nowSeconds()
     const credited = await ctx.db.transaction().execute(async (tx) => {
       const flip = await tx

@@ -3,16 +3,21 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { fail, fields, nowSeconds, ok, readBody, readQuery, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
-import { publicUser, ROLE, USER_STATUS, type UserRow } from '../lib/users.ts'
+import { publicUser, type UserRow } from '../lib/users.ts'
+import { DEFAULT_GROUP, ROLE, USER_STATUS } from '../../domain/roles.ts'
 import { bodyId, containsText, isUniqueViolation, paramId } from '../lib/query.ts'
-import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX } from './account.ts'
+import { rule } from '../lib/problems.ts'
+import { hashPassword } from './account.ts'
+import { DISPLAY_NAME_MAX, PASSWORD_MAX, passwordProblem, USERNAME_MAX } from '../../domain/account-rules.ts'
+import { QUOTA_MAX } from '../../domain/quota.ts'
+import { LOG_TYPE } from '../../domain/statuses.ts'
 
 const PAGE = 10
 const SEARCH_LIMIT = 100
-export const QUOTA_MAX = 1e15
 
 const username = z.string().trim().min(1).max(USERNAME_MAX)
-const displayName = z.string().trim().max(20)
+const displayName = z.string().trim().max(DISPLAY_NAME_MAX)
+const password = z.string().max(PASSWORD_MAX).superRefine(rule(passwordProblem))
 const group = z
   .string()
   .trim()
@@ -23,7 +28,7 @@ const group = z
 const createBody = z.object({
   username,
   display_name: displayName.optional(),
-  password: z.string().min(PASSWORD_MIN).max(PASSWORD_MAX),
+  password,
   role: z.union([z.literal(ROLE.user), z.literal(ROLE.admin)]).optional(),
 })
 
@@ -31,7 +36,7 @@ const updateBody = z.object({
   id: bodyId,
   username: username.optional(),
   display_name: displayName.optional(),
-  password: z.union([z.literal(''), z.string().min(PASSWORD_MIN).max(PASSWORD_MAX)]).optional(),
+  password: z.union([z.literal(''), password]).optional(),
   quota: z.number().int().min(0).max(QUOTA_MAX).optional(),
   group: group.optional(),
 })
@@ -125,7 +130,7 @@ export function usersRoutes(ctx: AppContext) {
             role,
             status: USER_STATUS.enabled,
             quota: bonus,
-            group: 'default',
+            group: DEFAULT_GROUP,
             created_time: now,
           })
           .returningAll()
@@ -133,7 +138,13 @@ export function usersRoutes(ctx: AppContext) {
         if (bonus > 0) {
           await tx
             .insertInto('logs')
-            .values({ user_id: row.id, username: row.username, created_at: now, type: 4, content: `new user bonus: ${bonus} quota` })
+            .values({
+              user_id: row.id,
+              username: row.username,
+              created_at: now,
+              type: LOG_TYPE.system,
+              content: `new user bonus: ${bonus} quota`,
+            })
             .execute()
         }
         return row
@@ -173,7 +184,7 @@ export function usersRoutes(ctx: AppContext) {
               user_id: target.id,
               username: changes.username ?? target.username,
               created_at: nowSeconds(),
-              type: 3,
+              type: LOG_TYPE.manage,
               content: `administrator ${me.username} changed the quota of ${target.username} from ${target.quota} to ${changes.quota}`,
             })
             .execute()

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dialects, startServer, type Client, type TestServer } from './helpers.ts'
-import { CHANNEL_TYPES, channelTypeName } from '../../server/lib/channel-types.ts'
+import { CHANNEL_TYPES, channelTypeName } from '../../domain/channel-types.ts'
 import { abilitiesOf } from '../../server/lib/abilities.ts'
 
 interface Seen {

@@ -3,6 +3,7 @@ import type { Usage } from '../pricing.ts'
 import { DONE, eventsOf, sseData } from '../sse.ts'
 import type { Adapter, RelayCall, StreamTranslator } from './types.ts'
 import { contentText, finishReason, usageOf } from './types.ts'
+import { CHANNEL_TYPE, channelOwner } from '../../../domain/channel-types.ts'
 
 export const CLAUDE_DEFAULT_MAX_TOKENS = 4096
 const ANTHROPIC_VERSION = '2023-06-01'
@@ -284,7 +285,7 @@ class MessagesPassthrough implements StreamTranslator {
 
 /** Anthropic Claude (type 14): the messages API, translated both ways; /v1/messages passed through. */
 export const claudeAdapter: Adapter = {
-  owner: 'anthropic',
+  owner: channelOwner(CHANNEL_TYPE.anthropic),
   streamUsage: false,
   supports: (mode) => mode === 'chat' || mode === 'messages',
   build(call, ch, model, body) {

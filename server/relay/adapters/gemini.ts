@@ -3,6 +3,7 @@ import type { Usage } from '../pricing.ts'
 import { DONE, eventsOf, sseData } from '../sse.ts'
 import type { Adapter, RelayCall, StreamTranslator } from './types.ts'
 import { contentText, finishReason, usageOf } from './types.ts'
+import { CHANNEL_TYPE, channelOwner } from '../../../domain/channel-types.ts'
 
 type Part = Record<string, unknown>
 
@@ -208,7 +209,7 @@ class GeminiStream implements StreamTranslator {
 
 /** Google Gemini (type 24): generateContent / streamGenerateContent, and batchEmbedContents. */
 export const geminiAdapter: Adapter = {
-  owner: 'google',
+  owner: channelOwner(CHANNEL_TYPE.gemini),
   streamUsage: false,
   supports: (mode) => mode === 'chat' || mode === 'embeddings',
   build(call, ch, model) {

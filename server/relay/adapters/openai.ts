@@ -4,30 +4,29 @@ import type { UpstreamCall } from '../upstream.ts'
 import { splitBase } from '../upstream.ts'
 import { DONE, eventData, forEachEvent, sseData } from '../sse.ts'
 import type { Adapter, Mode, RelayCall, StreamTranslator } from './types.ts'
+import { AZURE_API_VERSION, CHANNEL_TYPE, channelOwner } from '../../../domain/channel-types.ts'
 
 /**
  * OpenAI-compatible channel types: where each one lives by default and the path prefix that
  * replaces /v1. A channel's base_url overrides the host (and may carry its own path).
  */
-export const OPENAI_COMPATIBLE: Record<number, { name: string; base: string; prefix: string; streamUsage: boolean; chatPath?: string }> = {
-  1: { name: 'openai', base: 'https://api.openai.com', prefix: '/v1', streamUsage: true },
-  8: { name: 'custom', base: '', prefix: '/v1', streamUsage: true },
-  4: { name: 'ollama', base: 'http://localhost:11434', prefix: '/v1', streamUsage: true },
-  15: { name: 'baidu', base: 'https://qianfan.baidubce.com', prefix: '/v2', streamUsage: true },
-  16: { name: 'zhipu', base: 'https://open.bigmodel.cn', prefix: '/api/paas/v4', streamUsage: false },
-  26: { name: 'zhipu', base: 'https://open.bigmodel.cn', prefix: '/api/paas/v4', streamUsage: false },
-  17: { name: 'ali', base: 'https://dashscope.aliyuncs.com', prefix: '/compatible-mode/v1', streamUsage: true },
-  18: { name: 'xunfei', base: 'https://spark-api-open.xf-yun.com', prefix: '/v1', streamUsage: false },
-  19: { name: '360', base: 'https://ai.360.cn', prefix: '/v1', streamUsage: false },
-  22: { name: 'fastgpt', base: '', prefix: '/api/v1', streamUsage: false },
-  23: { name: 'tencent', base: 'https://api.hunyuan.cloud.tencent.com', prefix: '/v1', streamUsage: false },
-  25: { name: 'moonshot', base: 'https://api.moonshot.cn', prefix: '/v1', streamUsage: false },
-  31: { name: 'lingyiwanwu', base: 'https://api.lingyiwanwu.com', prefix: '/v1', streamUsage: false },
-  34: { name: 'cohere', base: 'https://api.cohere.ai', prefix: '/compatibility/v1', streamUsage: false },
-  35: { name: 'minimax', base: 'https://api.minimax.chat', prefix: '/v1', streamUsage: false, chatPath: '/text/chatcompletion_v2' },
+export const OPENAI_COMPATIBLE: Record<number, { base: string; prefix: string; streamUsage: boolean; chatPath?: string }> = {
+  1: { base: 'https://api.openai.com', prefix: '/v1', streamUsage: true },
+  8: { base: '', prefix: '/v1', streamUsage: true },
+  4: { base: 'http://localhost:11434', prefix: '/v1', streamUsage: true },
+  15: { base: 'https://qianfan.baidubce.com', prefix: '/v2', streamUsage: true },
+  16: { base: 'https://open.bigmodel.cn', prefix: '/api/paas/v4', streamUsage: false },
+  26: { base: 'https://open.bigmodel.cn', prefix: '/api/paas/v4', streamUsage: false },
+  17: { base: 'https://dashscope.aliyuncs.com', prefix: '/compatible-mode/v1', streamUsage: true },
+  18: { base: 'https://spark-api-open.xf-yun.com', prefix: '/v1', streamUsage: false },
+  19: { base: 'https://ai.360.cn', prefix: '/v1', streamUsage: false },
+  22: { base: '', prefix: '/api/v1', streamUsage: false },
+  23: { base: 'https://api.hunyuan.cloud.tencent.com', prefix: '/v1', streamUsage: false },
+  25: { base: 'https://api.moonshot.cn', prefix: '/v1', streamUsage: false },
+  31: { base: 'https://api.lingyiwanwu.com', prefix: '/v1', streamUsage: false },
+  34: { base: 'https://api.cohere.ai', prefix: '/compatibility/v1', streamUsage: false },
+  35: { base: 'https://api.minimax.chat', prefix: '/v1', streamUsage: false, chatPath: '/text/chatcompletion_v2' },
 }
-
-export const AZURE_DEFAULT_API_VERSION = '2024-10-21'
 
 /** Finds `"usage": {...}` (the last one) without parsing the whole body. */
 export function extractUsage(buf: Buffer): Usage | null {
@@ -213,7 +212,7 @@ function authHeaders(call: RelayCall, key: string): Record<string, string> {
 export function openaiAdapter(type: number): Adapter {
   const spec = OPENAI_COMPATIBLE[type]!
   return {
-    owner: spec.name,
+    owner: channelOwner(type),
     streamUsage: spec.streamUsage,
     supports: (mode) => MODES_ALL.has(mode),
     build(call: RelayCall, ch: ChannelState, _model: string, body: () => Buffer): UpstreamCall {
@@ -234,13 +233,14 @@ export function openaiAdapter(type: number): Adapter {
 
 /** Azure OpenAI (type 3): deployment named after the model (dots removed), api-version from `other`. */
 export const azureAdapter: Adapter = {
-  owner: 'azure',
+  owner: channelOwner(CHANNEL_TYPE.azure),
   streamUsage: true,
   supports: (mode) => MODES_ALL.has(mode),
   build(call, ch, model, body) {
     if (!ch.baseUrl) throw new Error('this Azure channel has no base URL (https://<resource>.openai.azure.com)')
     const { origin, prefix } = splitBase(ch.baseUrl)
-    const version = ch.other || AZURE_DEFAULT_API_VERSION
+    // the version the channel form fills into an empty `other`, so a channel saved without one still works
+    const version = ch.other || AZURE_API_VERSION
     const deployment = encodeURIComponent(model.replace(/\./g, ''))
     return {
       origin,
