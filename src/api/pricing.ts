@@ -1,5 +1,6 @@
 import { get } from './client.ts'
 import type { PricingEntry } from './types.ts'
+import { DEFAULT_GROUP } from '../../domain/roles.ts'
 
 export interface Pricing {
   models: PricingEntry[]
@@ -18,6 +19,6 @@ export async function load(): Promise<Pricing> {
     group_ratio?: Record<string, number>
   }
   const ratios = envelope.group_ratio && typeof envelope.group_ratio === 'object' ? envelope.group_ratio : {}
-  const [group, ratio] = Object.entries(ratios)[0] ?? ['default', 1]
+  const [group, ratio] = Object.entries(ratios)[0] ?? [DEFAULT_GROUP, 1]
   return { models: envelope.data ?? [], group, groupRatio: typeof ratio === 'number' && Number.isFinite(ratio) ? ratio : 1 }
 }

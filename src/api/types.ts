@@ -6,8 +6,6 @@ export interface Envelope<T> {
   data: T
 }
 
-export const ROLE = { user: 1, admin: 10, root: 100 } as const
-
 export interface User {
   id: number
   username: string
@@ -105,9 +103,6 @@ export interface OptionEntry {
   value: string
 }
 
-/** Log types (spec section 4); anything else is shown as unknown. */
-export const LOG_TYPE = { topup: 1, consume: 2, manage: 3, system: 4 } as const
-
 /** A usage log row (GET /api/log/ and /api/log/self/). */
 export interface Log {
   id?: number
@@ -182,8 +177,6 @@ export interface Channel {
   other_info?: string
 }
 
-export const CHANNEL_STATUS = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const
-
 export interface Redemption {
   id: number
   name: string
@@ -195,8 +188,6 @@ export interface Redemption {
   used_user_id: number
   user_id?: number
 }
-
-export const REDEMPTION_STATUS = { unused: 1, disabled: 2, used: 3 } as const
 
 /**
  * A task record of any provider kind (GET /api/mj/, /api/suno/, … and their /self). The provider

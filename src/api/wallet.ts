@@ -1,5 +1,6 @@
 import { call, post } from './client.ts'
 import { isApiError } from './errors.ts'
+import type { PaymentMethod } from '../../domain/wallet-rules.ts'
 
 /**
  * The two online top-up calls answer in their own way: `message` is 'success' with the result in
@@ -46,7 +47,7 @@ export interface PayOrder {
 }
 
 /** POST /api/user/pay: creates the order and returns the payment form to post. */
-export async function pay(amount: number, paymentMethod: 'zfb' | 'wx', topUpCode = ''): Promise<WalletResult<PayOrder>> {
+export async function pay(amount: number, paymentMethod: PaymentMethod, topUpCode = ''): Promise<WalletResult<PayOrder>> {
   const env = await walletCall('/api/user/pay', { amount, top_up_code: topUpCode, payment_method: paymentMethod })
   if (env.message !== 'success') return { ok: false, reason: reasonOf(env) }
   const fields: Record<string, string> = {}

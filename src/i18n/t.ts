@@ -3,6 +3,7 @@ import { useStore } from '@nanostores/react'
 import { $prefs, type Locale } from '../stores/prefs.ts'
 import { en, type MessageKey } from './en.ts'
 import { zhCN } from './zh-CN.ts'
+import { fillParams, type Problem, type ProblemId } from '../../domain/problem.ts'
 
 export type { MessageKey }
 export type Params = Record<string, string | number>
@@ -19,8 +20,7 @@ export function parseLocale(value: string | null | undefined): Locale | null {
 }
 
 export function format(locale: Locale, key: MessageKey, params?: Params): string {
-  const text = dictionaries[locale][key] ?? en[key] ?? key
-  return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m)) : text
+  return fillParams(dictionaries[locale][key] ?? en[key] ?? key, params)
 }
 
 /** Outside React (toasts of the API client): the page's locale from $prefs. */
@@ -41,4 +41,17 @@ export function useLocale(): Locale {
 export function useT(): Translate {
   const locale = useLocale()
   return useCallback((key: MessageKey, params?: Params) => format(locale, key, params), [locale])
+}
+
+/** The dictionaries word each problem of the domain rules (domain/problem.ts) under `problem.<id>`. */
+type ProblemKey = `problem.${ProblemId}`
+
+// Compile-time checks: every problem has its words, and no words outlive their problem.
+type None<T extends never> = T
+type _EveryProblemWorded = None<Exclude<ProblemKey, MessageKey>>
+type _NoStaleProblemWords = None<Exclude<Extract<MessageKey, `problem.${string}`>, ProblemKey>>
+
+/** A problem in the reader's language; `params` replaces the problem's own (a quota shown formatted, say). */
+export function problemMessage(t: Translate, p: Problem, params?: Params): string {
+  return t(`problem.${p.id}` as ProblemKey & MessageKey, params ? { ...p.params, ...params } : p.params)
 }

@@ -1,6 +1,7 @@
 import { computed } from 'nanostores'
 import { persistentAtom } from '@nanostores/persistent'
-import { ROLE, type User } from '../api/types.ts'
+import type { User } from '../api/types.ts'
+import { isAdmin, isRoot } from '../../domain/roles.ts'
 import { emitAppEvent } from './bus.ts'
 
 const json = {
@@ -18,8 +19,8 @@ const json = {
 /** The signed-in user, kept in localStorage (spec: "login stores the user locally"), shared by every element and tab. */
 export const $session = persistentAtom<User | null>('tollgate:user', null, json)
 
-export const $isAdmin = computed($session, (u) => !!u && u.role >= ROLE.admin)
-export const $isRoot = computed($session, (u) => !!u && u.role >= ROLE.root)
+export const $isAdmin = computed($session, (u) => !!u && isAdmin(u.role))
+export const $isRoot = computed($session, (u) => !!u && isRoot(u.role))
 
 /** Stores the user the server returned on sign-in. */
 export function signIn(user: User): void {

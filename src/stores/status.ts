@@ -47,6 +47,3 @@ onMount($status, () => {
     void refreshStatus()
   }
 })
-
-/** Quota display needs the locally cached quota-per-unit (spec section 9). */
-export const DEFAULT_QUOTA_PER_UNIT = 500000

@@ -1,21 +1,48 @@
+import type { Locale } from '../stores/prefs.ts'
+
+/**
+ * Times as the console shows and reads them, in one place: unix seconds to local text and back.
+ * Lists show a short date and time in the reader's language; exact times (logs, tasks, a token's
+ * expiry input) use 'YYYY-MM-DD HH:mm:ss', the same in every language.
+ */
+
 const pad = (n: number) => String(n).padStart(2, '0')
 
-/** Unix seconds as the value of a datetime-local input (local time, to the minute). */
-export function toLocalInput(seconds: number): string {
+/** Unix seconds as 'YYYY-MM-DD HH:mm:ss' in local time: exact and sortable. */
+export function localDateTime(seconds: number): string {
   const d = new Date(seconds * 1000)
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+}
+
+/** An exact time in a table; '—' when it was never set (0). */
+export const formatTimestamp = (seconds: number): string => (seconds ? localDateTime(seconds) : '—')
+
+/** Unix seconds as the value of a datetime-local input (local time, to the minute). */
+export const toLocalInput = (seconds: number): string => localDateTime(seconds).slice(0, 16).replace(' ', 'T')
+
+const DATE_TIME = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/
+
+/**
+ * A local date, optionally with a time (a space or a T between them), as unix seconds; null when
+ * the text is not one. Dates that do not exist (2024-02-31) are refused rather than rolled over.
+ */
+export function parseLocalDateTime(text: string): number | null {
+  const m = DATE_TIME.exec(text.trim())
+  if (!m) return null
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v))) as number[]
+  const d = new Date(year!, month! - 1, day!, hour, minute, second)
+  if (d.getFullYear() !== year || d.getMonth() !== month! - 1 || d.getDate() !== day || d.getHours() !== hour || d.getMinutes() !== minute)
+    return null
+  return Math.floor(d.getTime() / 1000)
 }
 
 /** A datetime-local input's value as unix seconds, or null when it is empty or not a date. */
-export function fromLocalInput(value: string): number | null {
-  if (!value) return null
-  const ms = new Date(value).getTime()
-  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null
-}
+export const fromLocalInput = parseLocalDateTime
 
-/** Unix seconds as 'YYYY-MM-DD HH:mm:ss' in local time: exact and sortable, the same in every language. */
-export function formatTimestamp(seconds: number): string {
+const LIST_TIME = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const
+
+/** A time in a list: date and minutes in the reader's language, short enough for one line; '—' for 0. */
+export function formatDateTime(seconds: number, locale: Locale): string {
   if (!seconds) return '—'
-  const d = new Date(seconds * 1000)
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+  return new Intl.DateTimeFormat(locale === 'zh' ? 'zh-CN' : 'en', LIST_TIME).format(new Date(seconds * 1000))
 }

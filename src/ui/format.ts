@@ -1,39 +1,23 @@
 import type { PublicStatus } from '../api/types.ts'
+import { compactNumber, quotaOfDollars, quotaPerUnitOr, quotaText } from '../../domain/quota.ts'
 
-export const DEFAULT_QUOTA_PER_UNIT = 500000
+type QuotaDisplay = Pick<PublicStatus, 'display_in_currency' | 'quota_per_unit'> | null
 
-/** Compact count: above 9999 in k, from a million in M, from a billion in B (spec section 9). */
-export function compactNumber(n: number): string {
-  const abs = Math.abs(n)
-  if (abs >= 1e9) return `${trim((n / 1e9).toFixed(1))}B`
-  if (abs >= 1e6) return `${trim((n / 1e6).toFixed(1))}M`
-  if (abs > 9999) return `${trim((n / 1e3).toFixed(1))}k`
-  return String(n)
-}
+/** The site's quota per dollar from the locally cached status; the default until it has loaded. */
+export const quotaPerUnit = (status: Pick<PublicStatus, 'quota_per_unit'> | null): number => quotaPerUnitOr(status?.quota_per_unit)
 
-const trim = (s: string) => s.replace(/\.0$/, '')
-
-/**
- * A quota amount as the site shows it: '$' + quota / quota_per_unit with two decimals when the
- * site displays currency, otherwise the compact count. Needs the locally cached quota-per-unit.
- */
-export function formatQuota(
-  quota: number,
-  status: Pick<PublicStatus, 'display_in_currency' | 'quota_per_unit'> | null,
-  digits = 2,
-): string {
-  const perUnit = status?.quota_per_unit || DEFAULT_QUOTA_PER_UNIT
-  if (status?.display_in_currency) return `$${(quota / perUnit).toFixed(digits)}`
-  return compactNumber(quota)
+/** A quota amount as the site shows it (spec section 9): dollars when it displays currency, else the compact count. */
+export function formatQuota(quota: number, status: QuotaDisplay, digits = 2): string {
+  return quotaText(quota, { currency: !!status?.display_in_currency, quotaPerUnit: quotaPerUnit(status) }, digits)
 }
 
 /**
  * Axis ticks for quota amounts: like formatQuota, with as many decimals as the step between the
  * ticks needs, so small amounts never all read '$0.00'.
  */
-export function formatQuotaTicks(ticks: number[], status: Pick<PublicStatus, 'display_in_currency' | 'quota_per_unit'> | null): string[] {
+export function formatQuotaTicks(ticks: number[], status: QuotaDisplay): string[] {
   if (!status?.display_in_currency) return ticks.map((t) => compactNumber(Math.round(t)))
-  const perUnit = status.quota_per_unit || DEFAULT_QUOTA_PER_UNIT
+  const perUnit = quotaPerUnit(status)
   const steps = ticks
     .slice(1)
     .map((t, i) => Math.abs(t - ticks[i]!))
@@ -43,11 +27,6 @@ export function formatQuotaTicks(ticks: number[], status: Pick<PublicStatus, 'di
   return ticks.map((t) => `$${(t / perUnit).toFixed(digits)}`)
 }
 
-/** Quota units for a dollar amount, for inputs that take dollars. */
-export function quotaFromDollars(dollars: number, status: Pick<PublicStatus, 'quota_per_unit'> | null): number {
-  return Math.round(dollars * (status?.quota_per_unit || DEFAULT_QUOTA_PER_UNIT))
-}
-
-export function formatDateTime(unixSeconds: number, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(unixSeconds * 1000))
-}
+/** Quota for a dollar amount, for inputs that take dollars. */
+export const quotaFromDollars = (dollars: number, status: Pick<PublicStatus, 'quota_per_unit'> | null): number =>
+  quotaOfDollars(dollars, quotaPerUnit(status))

@@ -1,11 +1,9 @@
 import { useCallback } from 'react'
 import { format, useLocale, type MessageKey, type Params } from '../i18n/t.ts'
+import { fillParams } from '../../domain/problem.ts'
 
 /** Translates a screen's own label or, failing that, a shared message. */
 export type Labels<K extends string> = (key: K | MessageKey, params?: Params) => string
-
-const fill = (text: string, params?: Params) =>
-  params ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m)) : text
 
 /**
  * A hook for the labels only one screen shows (column headers, field names, kinds), kept beside
@@ -19,7 +17,7 @@ export function labelHook<K extends string>(en: Record<K, string>, zh: Record<K,
       (key, params) => {
         const own = (locale === 'zh' ? zh : en) as Record<string, string | undefined>
         const text = own[key]
-        return text === undefined ? format(locale, key as MessageKey, params) : fill(text, params)
+        return text === undefined ? format(locale, key as MessageKey, params) : fillParams(text, params)
       },
       [locale],
     )

@@ -3,9 +3,10 @@ import { sendKeys, setViewport } from '@web/test-runner-commands'
 import '../../elements/index.ts'
 import { $prefs, setLocale, setTheme } from '../../src/stores/prefs.ts'
 import type { Channel } from '../../src/api/types.ts'
-import { channelBody, emptyForm, boundedNumber } from '../../src/screens/channels/channel-form.ts'
-import { CHANNEL_TYPE_ORDER, channelTypeName, responseTimeColor } from '../../src/screens/channels/channel-types.ts'
-import { adminLabel, type LabelKey } from '../../src/screens/channels/admin-labels.ts'
+import { channelBody, emptyForm } from '../../src/screens/channels/channel-form.ts'
+import { responseTimeColor } from '../../src/screens/channels/channel-types.ts'
+import { boundedNumber } from '../../domain/channel-rules.ts'
+import { CHANNEL_TYPES, channelTypeName } from '../../domain/channel-types.ts'
 import {
   $,
   $$,
@@ -144,30 +145,31 @@ before(async () => {
 })
 
 describe('channel rules (pure)', () => {
-  it('names every type number of the spec and says unknown otherwise', () => {
-    const t = (key: LabelKey, params?: Record<string, string | number>) => adminLabel('en', key, params)
+  it('names every type number of the spec, in both languages, and says unknown otherwise', () => {
     const expected: Record<number, string> = {
       1: 'OpenAI',
+      2: 'image-relay proxy',
+      5: 'image-relay proxy plus',
       3: 'Azure OpenAI',
       14: 'Anthropic Claude',
       33: 'AWS Claude',
-      8: 'Custom channel',
+      8: 'custom',
       22: 'FastGPT knowledge base',
       64: 'Riffusion',
       66: 'fal.ai',
     }
-    for (const [n, name] of Object.entries(expected)) expect(channelTypeName(t, Number(n))).to.equal(name)
+    for (const [n, name] of Object.entries(expected)) expect(channelTypeName(Number(n), 'en')).to.equal(name)
     const spec = [
       1, 2, 5, 4, 14, 33, 3, 24, 34, 15, 17, 18, 16, 26, 11, 25, 19, 23, 31, 35, 8, 22, 21, 41, 43, 45, 47, 49, 51, 53, 55, 57, 58, 59, 61,
       63, 64, 65, 66,
     ]
-    expect([...CHANNEL_TYPE_ORDER].sort((a, b) => a - b)).to.deep.equal([...spec].sort((a, b) => a - b))
+    expect(CHANNEL_TYPES.map((c) => c.type)).to.deep.equal(spec)
     for (const n of spec) {
-      expect(channelTypeName(t, n)).to.not.equal('unknown')
-      expect(adminLabel('zh', `channelType.${n}` as LabelKey)).to.not.equal(`channelType.${n}`)
+      expect(channelTypeName(n, 'en')).to.not.equal('unknown')
+      expect(channelTypeName(n, 'zh')).to.not.equal('未知')
     }
-    expect(channelTypeName(t, 6)).to.equal('unknown')
-    expect(channelTypeName(t, 99)).to.equal('unknown')
+    expect(channelTypeName(6, 'en')).to.equal('unknown')
+    expect(channelTypeName(99, 'zh')).to.equal('未知')
   })
 
   it('colours response times at the spec bounds', () => {
@@ -600,6 +602,26 @@ describe('<tollgate-channels> drawer', () => {
     await save(el)
     await waitForText(el, 'status-code mapping must be valid JSON')
     expect(drawerOf(el).open).to.equal(true)
+  })
+
+  it('refuses before sending what the server refuses by the same rule: a base URL that is not http(s), a mapping to no model name', async () => {
+    const name = uniqueName('rule')
+    const el = await mountChannels()
+    await openAdd(el)
+    await setField(el, 'name', name)
+    await setField(el, 'key', 'sk-rule')
+    await click(action(drawerOf(el), 'fill-type-models'))
+    await setField(el, 'base_url', 'ftp://files.example')
+    await save(el)
+    await waitForText(el, 'the base URL must be an http or https address')
+    await setField(el, 'base_url', '')
+    await setField(el, 'model_mapping', '{"gpt-4o": 4}')
+    await save(el)
+    await waitForText(el, 'model mapping must map each name to a model name ("gpt-4o" does not)')
+    expect(drawerOf(el).open).to.equal(true)
+    expect((await searchByName(name)).filter((c) => c.name === name)).to.deep.equal([])
+    const server = await api('POST', '/api/channel/', { name, type: 1, key: 'k', models: 'm', base_url: 'ftp://files.example' })
+    expect([server.success, server.message]).to.deep.equal([false, 'base_url must be an http or https address'])
   })
 
   it('fills in the default other of types 3 and 18', async () => {

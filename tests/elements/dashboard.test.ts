@@ -10,7 +10,7 @@ import '../../elements/login.ts'
 import '../../elements/console.ts'
 import { $prefs } from '../../src/stores/prefs.ts'
 import { setClock } from '../../src/stores/clock.ts'
-import { toLocalInput } from '../../src/screens/dashboard/usage-data.ts'
+import { toLocalInput } from '../../src/ui/datetime.ts'
 import {
   $,
   $$,

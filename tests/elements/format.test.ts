@@ -1,5 +1,6 @@
 import { expect } from '@esm-bundle/chai'
-import { compactNumber, formatQuota, formatQuotaTicks } from '../../src/ui/format.ts'
+import { formatQuota, formatQuotaTicks } from '../../src/ui/format.ts'
+import { compactNumber } from '../../domain/quota.ts'
 import { isHttpUrl, sanitizeHtml } from '../../src/ui/sanitize.ts'
 
 describe('quota display (spec section 9)', () => {

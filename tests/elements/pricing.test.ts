@@ -4,7 +4,8 @@ import '../../elements/index.ts'
 import { $session } from '../../src/stores/session.ts'
 import { configure } from '../../src/stores/config.ts'
 import { setLocale, setTheme } from '../../src/stores/prefs.ts'
-import { callPrice, completionPrice, formatUsd, inputPrice } from '../../src/screens/pricing/pricing-rules.ts'
+import { formatUsd } from '../../src/screens/pricing/pricing-rules.ts'
+import { callPrice, completionPricePerMillion, promptPricePerMillion } from '../../domain/pricing.ts'
 import {
   $,
   $$,
@@ -113,9 +114,9 @@ afterEach(async () => {
 
 describe('pricing formulas', () => {
   it('prices per 1M tokens as model ratio x 2 x group ratio, completion times its ratio, per call as price x group ratio', () => {
-    expect(inputPrice({ model_ratio: 2.5 }, 1.5)).to.equal(7.5)
-    expect(completionPrice({ model_ratio: 2.5, completion_ratio: 4 }, 1.5)).to.equal(30)
-    expect(callPrice({ model_price: 0.04 }, 1.5)).to.be.closeTo(0.06, 1e-12)
+    expect(promptPricePerMillion(2.5, 1.5)).to.equal(7.5)
+    expect(completionPricePerMillion(2.5, 4, 1.5)).to.equal(30)
+    expect(callPrice(0.04, 1.5)).to.be.closeTo(0.06, 1e-12)
     expect(formatUsd(0.075 * 2 * 1.5)).to.equal('$0.225')
     expect(formatUsd(30)).to.equal('$30.00')
   })

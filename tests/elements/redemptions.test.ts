@@ -139,6 +139,24 @@ describe('<tollgate-redemptions>', () => {
     expect((await api<Redemption[]>('GET', '/api/redemption/?p=0')).data[0]?.id ?? 0).to.equal(before)
   })
 
+  it('refuses before sending what the server refuses by the same rule: more than 100 codes, a quota under 1', async () => {
+    const name = uniqueName('many')
+    const el = await mountCodes()
+    const drawer = await openAdd(el)
+    await setField(drawer, 'name', name)
+    await setField(drawer, 'count', '101')
+    await click(drawer.querySelector('[data-action="save"]'))
+    await waitForToast(el, 'the number of codes must be from 1 to 100')
+    await setField(drawer, 'count', '2')
+    await setField(drawer, 'quota', '0')
+    await click(drawer.querySelector('[data-action="save"]'))
+    await waitForToast(el, 'the quota must be a whole number of at least 1')
+    expect(drawerOf(el).open).to.equal(true)
+    expect(await byName(name)).to.deep.equal([])
+    const server = await api('POST', '/api/redemption/', { name, quota: 100, count: 101 })
+    expect([server.success, server.message]).to.deep.equal([false, 'count must be a whole number from 1 to 100'])
+  })
+
   it('creates codes through the drawer and offers them as a text file named after the name', async () => {
     const name = uniqueName('gift')
     const el = await mountCodes()

@@ -376,6 +376,26 @@ describe('settings tabs: saving', () => {
     expect(JSON.parse((await readOptions()).GroupRatio!)).to.deep.equal({ default: 1, vip: 0.8 })
   })
 
+  it('refuses before sending what the server refuses by the same rule: a ratio that is not a number, a number over its bound', async () => {
+    await asRoot()
+    const el = await tab('operation')
+    puts()
+    await fillArea(el, 'GroupRatio', '{"default": "1"}')
+    await waitFor(() => inputHelp(el, 'GroupRatio') === 'the value of "default" must be a number of at least 0', 'the blur check')
+    await save(el, 'ratios')
+    await waitForToast(el, 'please check the input')
+    await fill(el, 'RetryTimes', '101')
+    await save(el, 'general')
+    await waitForToast(el, 'Retries on failure: must be at most 100')
+    expect(puts()).to.deep.equal([])
+    const server = await fetch('/api/option/', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 'RetryTimes', value: '101' }),
+    }).then((r) => r.json())
+    expect([server.success, server.message]).to.deep.equal([false, 'RetryTimes must be at most 100'])
+  })
+
   it('resets the model ratios after a confirmation', async () => {
     await setOptions({ ModelRatio: '{"only-model": 2}' })
     await asRoot()

@@ -111,7 +111,9 @@ describe('user rules (pure)', () => {
     const form = { ...formFromUser({ id: 3, username: 'a', display_name: '', group: 'default', quota: 0 } as User), quota: '1500.9' }
     expect((userChanges(3, form) as unknown as { body: { quota: number } }).body).to.include({ quota: 1500 })
     expect((userChanges(3, form) as unknown as { body: Record<string, unknown> }).body).to.not.have.property('password')
-    expect(userChanges(3, { ...form, password: 'short' })).to.deep.equal({ error: 'register.passwordTooShort' })
+    expect(userChanges(3, { ...form, password: 'short' })).to.deep.equal({
+      problem: { id: 'account.passwordTooShort', params: { min: 8 } },
+    })
   })
 })
 

@@ -1,9 +1,10 @@
 import { useCallback } from 'react'
 import { useLocale, type Params } from '../../i18n/t.ts'
 import type { Locale } from '../../stores/prefs.ts'
+import { fillParams } from '../../../domain/problem.ts'
 
 /**
- * Labels, column headers, hints and type names of the administrator lists (channels, users,
+ * Labels, column headers and hints of the administrator lists (channels, users,
  * redemption codes), in both languages. They live beside the screens rather than in src/i18n/:
  * only these lazy chunks need them, and in the shared dictionary they would weigh on every
  * element of every page. The messages the spec quotes (toasts, validation) stay in src/i18n/.
@@ -24,47 +25,6 @@ const en = {
   'admin.selectAll': 'Select all rows',
   'admin.selectRow': 'Select {name}',
   'admin.signIn': 'Sign in as an administrator to use this page',
-
-  'channelType.1': 'OpenAI',
-  'channelType.2': 'Midjourney Proxy',
-  'channelType.5': 'Midjourney Proxy Plus',
-  'channelType.4': 'Ollama',
-  'channelType.14': 'Anthropic Claude',
-  'channelType.33': 'AWS Claude',
-  'channelType.3': 'Azure OpenAI',
-  'channelType.24': 'Google Gemini',
-  'channelType.34': 'Cohere',
-  'channelType.15': 'Baidu Wenxin Qianfan',
-  'channelType.17': 'Alibaba Tongyi Qianwen',
-  'channelType.18': 'iFlytek Spark',
-  'channelType.16': 'Zhipu ChatGLM',
-  'channelType.26': 'Zhipu GLM-4V',
-  'channelType.11': 'Google PaLM2',
-  'channelType.25': 'Moonshot',
-  'channelType.19': '360 Zhinao',
-  'channelType.23': 'Tencent Hunyuan',
-  'channelType.31': 'Yi (01.AI)',
-  'channelType.35': 'MiniMax',
-  'channelType.8': 'Custom channel',
-  'channelType.22': 'FastGPT knowledge base',
-  'channelType.21': 'AI Proxy knowledge base',
-  'channelType.41': 'Suno',
-  'channelType.43': 'Luma',
-  'channelType.45': 'Viggle',
-  'channelType.47': 'Runway',
-  'channelType.49': 'Udio',
-  'channelType.51': 'Ideogram',
-  'channelType.53': 'Kling',
-  'channelType.55': 'Pika',
-  'channelType.57': 'LumaV2',
-  'channelType.58': 'Pixverse',
-  'channelType.59': 'Replicate',
-  'channelType.61': 'RunwayML',
-  'channelType.63': 'HiggsField',
-  'channelType.64': 'Riffusion',
-  'channelType.65': 'bfl.ai',
-  'channelType.66': 'fal.ai',
-  'channelType.unknown': 'unknown',
 
   'channels.description': 'Upstream providers the gateway relays to: their keys, models, groups and health.',
   'channels.tools': 'Channel tools',
@@ -246,47 +206,6 @@ const zh: Record<LabelKey, string> = {
   'admin.selectRow': '选择 {name}',
   'admin.signIn': '请以管理员身份登录后使用此页面',
 
-  'channelType.1': 'OpenAI',
-  'channelType.2': 'Midjourney Proxy',
-  'channelType.5': 'Midjourney Proxy Plus',
-  'channelType.4': 'Ollama',
-  'channelType.14': 'Anthropic Claude',
-  'channelType.33': 'AWS Claude',
-  'channelType.3': 'Azure OpenAI',
-  'channelType.24': 'Google Gemini',
-  'channelType.34': 'Cohere',
-  'channelType.15': '百度文心千帆',
-  'channelType.17': '阿里通义千问',
-  'channelType.18': '讯飞星火认知',
-  'channelType.16': '智谱 ChatGLM',
-  'channelType.26': '智谱 GLM-4V',
-  'channelType.11': 'Google PaLM2',
-  'channelType.25': 'Moonshot',
-  'channelType.19': '360 智脑',
-  'channelType.23': '腾讯混元',
-  'channelType.31': '零一万物',
-  'channelType.35': 'MiniMax',
-  'channelType.8': '自定义渠道',
-  'channelType.22': '知识库：FastGPT',
-  'channelType.21': '知识库：AI Proxy',
-  'channelType.41': 'Suno',
-  'channelType.43': 'Luma',
-  'channelType.45': 'Viggle',
-  'channelType.47': 'Runway',
-  'channelType.49': 'Udio',
-  'channelType.51': 'Ideogram',
-  'channelType.53': '可灵 Kling',
-  'channelType.55': 'Pika',
-  'channelType.57': 'LumaV2',
-  'channelType.58': 'Pixverse',
-  'channelType.59': 'Replicate',
-  'channelType.61': 'RunwayML',
-  'channelType.63': 'HiggsField',
-  'channelType.64': 'Riffusion',
-  'channelType.65': 'bfl.ai',
-  'channelType.66': 'fal.ai',
-  'channelType.unknown': '未知',
-
   'channels.description': '网关转发到的上游服务商：密钥、模型、分组与健康状况。',
   'channels.tools': '渠道工具',
   'channels.empty': '还没有渠道',
@@ -453,8 +372,7 @@ export const ADMIN_LABELS: Readonly<Record<Locale, Readonly<Record<LabelKey, str
 export type Labels = (key: LabelKey, params?: Params) => string
 
 export function adminLabel(locale: Locale, key: LabelKey, params?: Params): string {
-  const text = ADMIN_LABELS[locale][key] ?? en[key] ?? key
-  return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m)) : text
+  return fillParams(ADMIN_LABELS[locale][key] ?? en[key] ?? key, params)
 }
 
 /** The label function for the current locale. */

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useStore } from '@nanostores/react'
 import { useT } from '../../i18n/t.ts'
 import { $session } from '../../stores/session.ts'
-import { ROLE } from '../../api/types.ts'
+import { isAdmin } from '../../../domain/roles.ts'
 import type { Load } from '../../ui/load-state.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { Link } from '../../ui/navigation.tsx'
@@ -189,7 +189,7 @@ export function AdminGate({ children }: { children: ReactNode }) {
       </div>
     )
   }
-  if (user.role < ROLE.admin) {
+  if (!isAdmin(user.role)) {
     return (
       <div data-gate="forbidden">
         <EmptyState icon="shield-lock" title={t('forbidden.title')}>
@@ -214,12 +214,4 @@ export function useLingering<T>(value: T | null): { shown: T | null; onAfterHide
     if (e.target === e.currentTarget && current.current === null) setShown(null)
   }, [])
   return { shown: value ?? shown, onAfterHide }
-}
-
-/** A unix time in seconds as the console shows it; '-' for 0. */
-export function timeText(seconds: number, locale: string): string {
-  if (!seconds) return '-'
-  return new Intl.DateTimeFormat(locale === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'short', timeStyle: 'short' }).format(
-    new Date(seconds * 1000),
-  )
 }

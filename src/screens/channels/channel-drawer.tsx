@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
-import { useLocale, useT } from '../../i18n/t.ts'
+import { useLocale, useT, problemMessage } from '../../i18n/t.ts'
 import * as channelsApi from '../../api/channels.ts'
 import type { Channel } from '../../api/types.ts'
 import { toast } from '../../stores/toasts.ts'
@@ -9,20 +9,12 @@ import { FormMessage } from '../../ui/auth-card.tsx'
 import { AdminDrawer, DrawerActions } from '../../ui/admin-drawer.tsx'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
 import { formatQuota } from '../../ui/format.ts'
-import { timeText, useLingering } from './admin-list.tsx'
-import { channelBody, emptyForm, formFromChannel, PRIORITY_MIN, WEIGHT_MIN, type ChannelForm, addModels } from './channel-form.ts'
-import {
-  CHANNEL_TYPE_ORDER,
-  channelStatusKey,
-  channelTypeName,
-  DEFAULT_OTHER,
-  FETCHABLE_TYPE,
-  KEY_FORMATS,
-  MODEL_MAPPING_TEMPLATE,
-  otherLabel,
-  PRESET_MODEL_TYPES,
-  STATUS_CODE_TEMPLATE,
-} from './channel-types.ts'
+import { useLingering } from './admin-list.tsx'
+import { formatDateTime } from '../../ui/datetime.ts'
+import { channelBody, emptyForm, formFromChannel, type ChannelForm, addModels } from './channel-form.ts'
+import { channelStatusKey, MODEL_MAPPING_TEMPLATE, otherLabel, STATUS_CODE_TEMPLATE } from './channel-types.ts'
+import { canFetchModels, CHANNEL_TYPE, CHANNEL_TYPES, channelType, channelTypeName } from '../../../domain/channel-types.ts'
+import { PRIORITY_MIN, WEIGHT_MIN } from '../../../domain/channel-rules.ts'
 import { $allModels, $modelsByType } from './models-store.ts'
 import { ModelsField } from './models-field.tsx'
 import { useLabels } from './admin-labels.ts'
@@ -98,6 +90,7 @@ interface EditorFormProps extends Omit<ChannelDrawerProps, 'editing'> {
 function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: EditorFormProps) {
   const t = useT()
   const L = useLabels()
+  const locale = useLocale()
   const isNew = channel === null
   const modelsByType = useStore($modelsByType)
   const allModels = useStore($allModels)
@@ -110,13 +103,13 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
     setForm((f) => {
       const next = { ...f, type }
       // image, music and video types bring their preset models when nothing is chosen yet
-      if (PRESET_MODEL_TYPES.has(type) && f.models.length === 0) next.models = [...(modelsByType[String(type)] ?? [])]
+      if (channelType(type)?.media && f.models.length === 0) next.models = [...(modelsByType[String(type)] ?? [])]
       return next
     })
   }
 
   async function fetchModels() {
-    if (form.type !== FETCHABLE_TYPE) {
+    if (!canFetchModels(form.type)) {
       toast.error(t('channels.error.openaiOnly'))
       return
     }
@@ -153,6 +146,10 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
     e.preventDefault()
     setMessage(null)
     const result = channelBody(form, isNew)
+    if ('problem' in result) {
+      setMessage(problemMessage(t, result.problem))
+      return
+    }
     if ('error' in result) {
       setMessage(t(result.error))
       return
@@ -175,7 +172,7 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
     }
   }
 
-  const keyFormat = KEY_FORMATS[form.type]
+  const keyFormat = channelType(form.type)?.keyFormat
   const keyHelp = keyFormat ? L('channels.keyFormat', { format: keyFormat }) : L('channels.keyGeneric')
   const groupOptions = [...new Set([...groups, ...form.groups])]
   const suggestions = [...new Set([...typeModels, ...allModels])]
@@ -190,9 +187,9 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
         hoist
         onsl-change={(e: Event) => setType(Number(valueOf(e)))}
       >
-        {CHANNEL_TYPE_ORDER.map((n) => (
+        {CHANNEL_TYPES.map(({ type: n }) => (
           <sl-option key={n} value={String(n)}>
-            {channelTypeName(L, n)}
+            {channelTypeName(n, locale)}
           </sl-option>
         ))}
       </sl-select>
@@ -236,14 +233,14 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
         label={L('channels.field.baseUrl')}
         name="base_url"
         type="url"
-        placeholder={form.type === 3 ? 'https://docs-test-001.openai.azure.com' : L('channels.placeholder.baseUrl')}
+        placeholder={form.type === CHANNEL_TYPE.azure ? 'https://docs-test-001.openai.azure.com' : L('channels.placeholder.baseUrl')}
         value={form.base_url}
         onsl-input={(e: Event) => set('base_url', valueOf(e))}
       ></sl-input>
       <sl-input
         label={L(otherLabel(form.type))}
         name="other"
-        placeholder={DEFAULT_OTHER[form.type] ?? L('channels.placeholder.other')}
+        placeholder={channelType(form.type)?.defaultOther ?? L('channels.placeholder.other')}
         value={form.other}
         onsl-input={(e: Event) => set('other', valueOf(e))}
       ></sl-input>
@@ -399,15 +396,15 @@ function ChannelFacts({ channel }: { channel: Channel }) {
       </div>
       <div>
         <dt>{L('channels.created_time')}</dt>
-        <dd>{timeText(channel.created_time, locale)}</dd>
+        <dd>{formatDateTime(channel.created_time, locale)}</dd>
       </div>
       <div>
         <dt>{L('channels.test_time')}</dt>
-        <dd>{timeText(channel.test_time, locale)}</dd>
+        <dd>{formatDateTime(channel.test_time, locale)}</dd>
       </div>
       <div>
         <dt>{L('channels.balance_updated_time')}</dt>
-        <dd>{timeText(channel.balance_updated_time, locale)}</dd>
+        <dd>{formatDateTime(channel.balance_updated_time, locale)}</dd>
       </div>
     </dl>
   )

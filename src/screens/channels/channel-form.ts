@@ -1,7 +1,22 @@
 import type { Channel } from '../../api/types.ts'
 import type { ChannelBody } from '../../api/channels.ts'
 import type { MessageKey } from '../../i18n/t.ts'
-import { DEFAULT_OTHER } from './channel-types.ts'
+import { CHANNEL_TYPE, otherWithDefault } from '../../../domain/channel-types.ts'
+import {
+  baseUrlProblem,
+  boundedNumber,
+  channelKeys,
+  modelMappingProblem,
+  modelsProblem,
+  nameAndKeyProblem,
+  PRIORITY_MIN,
+  statusMappingProblem,
+  trimTrailingSlash,
+  WEIGHT_MIN,
+} from '../../../domain/channel-rules.ts'
+import { firstProblem, type Problem } from '../../../domain/problem.ts'
+import { DEFAULT_GROUP } from '../../../domain/roles.ts'
+import { splitList } from '../../../domain/text.ts'
 
 /** The add/edit form: every editable field of the Channel entity, as the inputs hold them. */
 export interface ChannelForm {
@@ -24,13 +39,10 @@ export interface ChannelForm {
   weight: string
 }
 
-export const PRIORITY_MIN = -999
-export const WEIGHT_MIN = 0
-
 export function emptyForm(): ChannelForm {
   return {
     name: '',
-    type: 1,
+    type: CHANNEL_TYPE.openai,
     key: '',
     batch: false,
     openai_organization: '',
@@ -40,24 +52,12 @@ export function emptyForm(): ChannelForm {
     model_mapping: '',
     status_code_mapping: '',
     models: [],
-    groups: ['default'],
+    groups: [DEFAULT_GROUP],
     auto_ban: true,
     test_model: '',
     priority: '0',
     weight: '0',
   }
-}
-
-/** A comma list as a clean array: trimmed, no blanks, no repeats. */
-export function splitList(value: string): string[] {
-  return [
-    ...new Set(
-      value
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
-  ]
 }
 
 /** The form for an existing channel (the key stays empty: an empty key keeps the stored one). */
@@ -74,7 +74,7 @@ export function formFromChannel(c: Channel): ChannelForm {
     model_mapping: c.model_mapping ?? '',
     status_code_mapping: c.status_code_mapping ?? '',
     models: splitList(c.models ?? ''),
-    groups: splitList(c.group ?? '').length ? splitList(c.group ?? '') : ['default'],
+    groups: splitList(c.group ?? '').length ? splitList(c.group ?? '') : [DEFAULT_GROUP],
     auto_ban: c.auto_ban === true || c.auto_ban === 1,
     test_model: c.test_model ?? '',
     priority: String(c.priority ?? 0),
@@ -83,58 +83,36 @@ export function formFromChannel(c: Channel): ChannelForm {
 }
 
 /**
- * A number typed into the priority or weight box: null when empty or not a number (the value is
- * then ignored), otherwise an integer no lower than `min` (a lower one is raised to it).
+ * The create or update body for the form, or the problem that stops the save (spec section 5,
+ * channel form), by the rules the server applies too: a name, and a key for new channels, at
+ * least one model, both mappings JSON, an http(s) base_url without a trailing slash, the default
+ * `other` of types 3 and 18. A models value that is not a list asks not to resubmit.
  */
-export function boundedNumber(raw: string, min: number): number | null {
-  if (raw.trim() === '') return null
-  const n = Number(raw)
-  if (!Number.isFinite(n)) return null
-  return Math.max(min, Math.trunc(n))
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/**
- * The create or update body for the form, or the message that stops the save (spec section 5,
- * channel form): name and key required for new channels, at least one model, both mappings JSON,
- * no trailing slash on base_url, the default `other` of types 3 and 18.
- */
-export function channelBody(form: ChannelForm, isNew: boolean): { body: ChannelBody } | { error: MessageKey } {
-  if (isNew && (!form.name.trim() || !form.key.trim())) return { error: 'channels.error.nameAndKey' }
+export function channelBody(form: ChannelForm, isNew: boolean): { body: ChannelBody } | { problem: Problem } | { error: MessageKey } {
   if (!Array.isArray(form.models)) return { error: 'channels.error.resubmit' }
-  if (form.models.length === 0) return { error: 'channels.error.oneModel' }
+  const key = form.batch ? channelKeys(form.key).join('\n') : form.key.trim()
   const modelMapping = form.model_mapping.trim()
-  if (modelMapping && !isJson(modelMapping)) return { error: 'channels.error.modelMappingJson' }
   const statusMapping = form.status_code_mapping.trim()
-  if (statusMapping && !isJson(statusMapping)) return { error: 'channels.error.statusMappingJson' }
-  let other = form.other.trim()
-  if (!other && DEFAULT_OTHER[form.type] !== undefined) other = DEFAULT_OTHER[form.type]!
-  const key = form.batch
-    ? form.key
-        .split('\n')
-        .map((k) => k.trim())
-        .filter(Boolean)
-        .join('\n')
-    : form.key.trim()
+  const baseUrl = trimTrailingSlash(form.base_url.trim())
+  const problem = firstProblem(
+    nameAndKeyProblem(form.name, key, isNew),
+    modelsProblem(form.models),
+    modelMappingProblem(modelMapping),
+    statusMappingProblem(statusMapping),
+    baseUrlProblem(baseUrl),
+  )
+  if (problem) return { problem }
   const body: ChannelBody = {
     name: form.name.trim(),
     type: form.type,
     openai_organization: form.openai_organization.trim(),
     max_input_tokens: Math.max(0, Math.trunc(Number(form.max_input_tokens) || 0)),
-    base_url: form.base_url.trim().replace(/\/+$/, ''),
-    other,
+    base_url: baseUrl,
+    other: otherWithDefault(form.type, form.other.trim()),
     model_mapping: modelMapping,
     status_code_mapping: statusMapping,
     models: form.models.join(','),
-    group: (form.groups.length ? form.groups : ['default']).join(','),
+    group: (form.groups.length ? form.groups : [DEFAULT_GROUP]).join(','),
     auto_ban: form.auto_ban ? 1 : 0,
     test_model: form.test_model.trim(),
   }

@@ -13,13 +13,15 @@ import { LoadState } from '../../ui/load-state.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { useRowSelection } from '../../ui/row-selection.tsx'
 import { AdminGate, LoadMore, useConfirm, usePagedList } from './admin-list.tsx'
-import { boundedNumber, copyBody, PRIORITY_MIN, WEIGHT_MIN } from './channel-form.ts'
+import { copyBody } from './channel-form.ts'
+import { boundedNumber, PRIORITY_MIN, WEIGHT_MIN } from '../../../domain/channel-rules.ts'
 import { ChannelDrawer, type Editing } from './channel-drawer.tsx'
 import { ChannelSearchForm, isEmptySearch } from './channel-search.tsx'
 import { ChannelsTable, type ChannelActions } from './channels-table.tsx'
 import { refreshModels } from './models-store.ts'
 import adminCss from './admin.css?inline'
 import { useLabels } from './admin-labels.ts'
+import { CHANNEL_STATUS } from '../../../domain/statuses.ts'
 
 export interface ChannelsScreenProps {
   /** the drawer the route asks for: a channel id, 'new' (/channel/add) or none (/channel) */
@@ -99,7 +101,12 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
       }),
     toggle: (c) =>
       void withPending(`${c.id}:status`, async () => {
-        replaceRow(await channelsApi.update({ id: c.id, status: c.status === 1 ? 2 : 1 }))
+        replaceRow(
+          await channelsApi.update({
+            id: c.id,
+            status: c.status === CHANNEL_STATUS.enabled ? CHANNEL_STATUS.manuallyDisabled : CHANNEL_STATUS.enabled,
+          }),
+        )
         toast.success(t('admin.done'))
       }),
     edit: (c) => openEditor(c.id),

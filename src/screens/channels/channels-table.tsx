@@ -2,12 +2,16 @@ import { useStore } from '@nanostores/react'
 import { useLocale } from '../../i18n/t.ts'
 import type { Channel } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
-import { compactNumber, formatQuota } from '../../ui/format.ts'
+import { formatQuota } from '../../ui/format.ts'
+import { compactNumber } from '../../../domain/quota.ts'
 import { SelectAllCell, SelectRowCell, type RowSelection } from '../../ui/row-selection.tsx'
-import { timeText } from './admin-list.tsx'
-import { PRIORITY_MIN, splitList, WEIGHT_MIN } from './channel-form.ts'
-import { channelStatusKey, channelTypeName, responseTimeColor } from './channel-types.ts'
+import { formatDateTime } from '../../ui/datetime.ts'
+import { PRIORITY_MIN, WEIGHT_MIN } from '../../../domain/channel-rules.ts'
+import { splitList } from '../../../domain/text.ts'
+import { channelStatusKey, responseTimeColor } from './channel-types.ts'
+import { channelTypeName } from '../../../domain/channel-types.ts'
 import { useLabels } from './admin-labels.ts'
+import { CHANNEL_STATUS } from '../../../domain/statuses.ts'
 
 export interface ChannelActions {
   test: (c: Channel, model?: string) => void
@@ -67,7 +71,7 @@ export function ChannelsTable({
           {rows.map((c) => {
             const color = responseTimeColor(c.response_time)
             const models = splitList(c.models ?? '')
-            const enabled = c.status === 1
+            const enabled = c.status === CHANNEL_STATUS.enabled
             return (
               <tr
                 key={c.id}
@@ -93,7 +97,7 @@ export function ChannelsTable({
                   </div>
                 </td>
                 <td data-label={L('channels.col.type')} data-cell="type">
-                  {channelTypeName(L, c.type)}
+                  {channelTypeName(c.type, locale)}
                 </td>
                 <td data-label={L('channels.col.status')}>
                   <sl-tag size="small" variant={STATUS_VARIANT[c.status] ?? 'neutral'} data-cell="status">
@@ -105,7 +109,7 @@ export function ChannelsTable({
                     className="tg-rt"
                     data-color={color}
                     data-cell="response-time"
-                    title={c.test_time ? L('channels.testedAt', { time: timeText(c.test_time, locale) }) : undefined}
+                    title={c.test_time ? L('channels.testedAt', { time: formatDateTime(c.test_time, locale) }) : undefined}
                   >
                     {color === 'untested' ? L('channels.untested') : `${(c.response_time / 1000).toFixed(2)} s`}
                   </span>
@@ -118,7 +122,7 @@ export function ChannelsTable({
                       data-action="balance"
                       data-cell="balance"
                       loading={pending.has(`${c.id}:balance`)}
-                      title={L('channels.balanceUpdate', { time: timeText(c.balance_updated_time, locale) })}
+                      title={L('channels.balanceUpdate', { time: formatDateTime(c.balance_updated_time, locale) })}
                       onClick={() => actions.updateBalance(c)}
                     >
                       {balanceText(c.balance ?? 0)}

@@ -1,5 +1,5 @@
 import type { PublicStatus, User } from '../../api/types.ts'
-import { ROLE } from '../../api/types.ts'
+import { isAdmin } from '../../../domain/roles.ts'
 import type { MessageKey } from '../../i18n/t.ts'
 
 export interface NavEntry {
@@ -37,7 +37,7 @@ export const NAV: readonly NavEntry[] = [
 ]
 
 export function visibleNav(user: User | null, status: PublicStatus | null): NavEntry[] {
-  const admin = !!user && user.role >= ROLE.admin
+  const admin = !!user && isAdmin(user.role)
   return NAV.filter((e) => (!e.admin || admin) && (!e.when || e.when(status)))
 }
 

@@ -4,7 +4,7 @@ import { $prefs, setLocale, toggleTheme, type Locale } from '../../stores/prefs.
 import { $session } from '../../stores/session.ts'
 import { $status } from '../../stores/status.ts'
 import { now } from '../../stores/clock.ts'
-import { ROLE } from '../../api/types.ts'
+import { roleTier } from '../../../domain/roles.ts'
 import { Link, useNavigate } from '../../ui/navigation.tsx'
 import { festiveGreeting } from './festive.ts'
 
@@ -30,7 +30,7 @@ export function TopBar({ small, collapsed, onMenu, onLogout }: TopBarProps) {
   const status = useStore($status)
   const greeting = festiveGreeting(now())
   const name = status?.system_name || t('app.defaultName')
-  const role = !user ? '' : user.role >= ROLE.root ? t('role.root') : user.role >= ROLE.admin ? t('role.admin') : t('role.user')
+  const role = user ? t(`role.${roleTier(user.role)}`) : ''
   const displayName = user?.display_name || user?.username || ''
 
   return (

@@ -1,15 +1,11 @@
 import type { QuotaDataRow } from '../../api/types.ts'
+import { DAY, GRANULARITIES, HOUR } from '../../../domain/time.ts'
 
-export type Granularity = 'hour' | 'day' | 'week'
-
-export const GRANULARITIES: readonly Granularity[] = ['hour', 'day', 'week']
-
-export const HOUR = 3600
-export const DAY = 24 * HOUR
+export type Granularity = (typeof GRANULARITIES)[number]
 
 /** The site's default (DataExportDefaultTime), hour when unset or unknown (spec section 9). */
 export function parseGranularity(value: string | null | undefined): Granularity {
-  return value === 'day' || value === 'week' ? value : 'hour'
+  return GRANULARITIES.find((g) => g === value) ?? GRANULARITIES[0]
 }
 
 /**
@@ -141,21 +137,6 @@ export function chartColumns(summary: UsageSummary): { starts: number[]; series:
     values: starts.map((s) => index.get(s)?.models.find((m) => m.model === model)?.quota ?? 0),
   }))
   return { starts, series }
-}
-
-/** Unix seconds → the value of an <input type="datetime-local"> (local time, minutes). */
-export function toLocalInput(seconds: number): string {
-  const d = new Date(seconds * 1000)
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
-}
-
-/** The value of an <input type="datetime-local"> → unix seconds, or null when it is not a date. */
-export function fromLocalInput(value: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim())
-  if (!m) return null
-  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0))
-  return Number.isNaN(d.getTime()) ? null : Math.floor(d.getTime() / 1000)
 }
 
 /** How a period is named in the chart and the table. */

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT } from '../../i18n/t.ts'
+import { useT, problemMessage } from '../../i18n/t.ts'
 import * as accountApi from '../../api/account.ts'
 import type { User } from '../../api/types.ts'
 import { signIn } from '../../stores/session.ts'
@@ -11,6 +11,7 @@ import { AuthCard, FormMessage } from '../../ui/auth-card.tsx'
 import { Link, useNavigate } from '../../ui/navigation.tsx'
 import { Turnstile } from '../../ui/turnstile.tsx'
 import { OAuthButtons } from './oauth-buttons.tsx'
+import { credentialsProblem } from '../../../domain/account-rules.ts'
 
 export interface LoginScreenProps {
   /** hide the links to registration and password reset */
@@ -50,8 +51,9 @@ export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
   async function submit(e: FormEvent) {
     e.preventDefault()
     setMessage(null)
-    if (!username || !password) {
-      setMessage(t('login.missing'))
+    const missing = credentialsProblem(username, password)
+    if (missing) {
+      setMessage(problemMessage(t, missing))
       return
     }
     if (turnstileOn && !turnstileToken) {

@@ -5,9 +5,10 @@ import { now } from '../../stores/clock.ts'
 import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
+import { MONTH } from '../../../domain/time.ts'
 
 /** The log-clear default date: one month (30 days) back (spec section 9). */
-export const CLEAN_DEFAULT_SECONDS_BACK = 30 * 24 * 3600
+export const CLEAN_DEFAULT_SECONDS_BACK = MONTH
 
 /** Administrators: deletes the logs older than a chosen time (DELETE /api/log/?target_timestamp=). */
 export function CleanLogsDialog({ open, onClose, onCleaned }: { open: boolean; onClose: () => void; onCleaned: () => void }) {

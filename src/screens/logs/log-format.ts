@@ -1,6 +1,7 @@
 import type { MessageKey } from '../../i18n/t.ts'
 import type { LogLabel } from './logs-labels.ts'
-import { LOG_TYPE, type Log } from '../../api/types.ts'
+import type { Log } from '../../api/types.ts'
+import { LOG_TYPE } from '../../../domain/statuses.ts'
 
 /** The label of a log type (spec section 4): 1 top-up, 2 consumption, 3 admin, 4 system, other unknown. */
 export function logTypeLabel(type: number): {

@@ -22,12 +22,13 @@ import { UserInfoDialog } from './user-info-dialog.tsx'
 import { CleanLogsDialog } from './clean-logs-dialog.tsx'
 import listCss from '../../ui/list.css?inline'
 import logsCss from './logs.css?inline'
+import { DAY, HOUR } from '../../../domain/time.ts'
 
 /** Below this width the filter form folds behind a "Filters" toggle. */
 export const SMALL_SCREEN = '(max-width: 640px)'
 
 /** Default log range (spec section 9): 24 h ago to 1 h ahead. */
-export const LOG_RANGE = { back: 24 * 3600, ahead: 3600 }
+export const LOG_RANGE = { back: DAY, ahead: HOUR }
 
 function defaultDraft(): LogDraft {
   const t = Math.floor(now().getTime() / 1000)

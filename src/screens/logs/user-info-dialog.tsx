@@ -2,12 +2,11 @@ import { useEffect, useState } from 'react'
 import { useStore } from '@nanostores/react'
 import { useLogLabels } from './logs-labels.ts'
 import * as logsApi from '../../api/logs.ts'
-import { ROLE, type User } from '../../api/types.ts'
+import type { User } from '../../api/types.ts'
+import { roleTier } from '../../../domain/roles.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
-
-const roleKey = (role: number) => (role >= ROLE.root ? 'role.root' : role >= ROLE.admin ? 'role.admin' : 'role.user')
 
 /** Administrators: who a log row belongs to (GET /api/user/{id}), opened by clicking the username. */
 export function UserInfoDialog({ target, onClose }: { target: { id: number; username: string } | null; onClose: () => void }) {
@@ -47,7 +46,7 @@ export function UserInfoDialog({ target, onClose }: { target: { id: number; user
             <dt>{t('logs.userInfo.id')}</dt>
             <dd>{user.id}</dd>
             <dt>{t('logs.userInfo.role')}</dt>
-            <dd>{t(roleKey(user.role))}</dd>
+            <dd>{t(`role.${roleTier(user.role)}`)}</dd>
             <dt>{t('logs.userInfo.group')}</dt>
             <dd>{user.group}</dd>
             <dt>{t('logs.userInfo.balance')}</dt>

@@ -1,22 +1,10 @@
 import type { PricingEntry } from '../../api/types.ts'
-import { compactNumber } from '../../ui/format.ts'
-
-/** Billing types (spec section 4): 1 per call, 0 per usage. */
-export const BILLING = { perUsage: 0, perCall: 1 } as const
+import { compactNumber, quotaOfDollars } from '../../../domain/quota.ts'
+import { BILLING_TYPE } from '../../../domain/statuses.ts'
 
 export type BillingFilter = 'all' | 'usage' | 'call'
 
-/** Dollars per 1M prompt tokens: model ratio x 2 x group ratio (spec section 9). */
-export const inputPrice = (e: Pick<PricingEntry, 'model_ratio'>, groupRatio: number) => e.model_ratio * 2 * groupRatio
-
-/** Dollars per 1M completion tokens: the input price times the completion ratio. */
-export const completionPrice = (e: Pick<PricingEntry, 'model_ratio' | 'completion_ratio'>, groupRatio: number) =>
-  inputPrice(e, groupRatio) * e.completion_ratio
-
-/** Dollars per call: model price x group ratio. */
-export const callPrice = (e: Pick<PricingEntry, 'model_price'>, groupRatio: number) => e.model_price * groupRatio
-
-export const isPerCall = (e: Pick<PricingEntry, 'quota_type'>) => e.quota_type === BILLING.perCall
+export const isPerCall = (e: Pick<PricingEntry, 'quota_type'>) => e.quota_type === BILLING_TYPE.perCall
 
 /** A dollar price: two decimals at least, up to six for the cheapest models, float noise removed. */
 export function formatUsd(dollars: number): string {
@@ -25,7 +13,7 @@ export function formatUsd(dollars: number): string {
 }
 
 /** The same price in quota, for sites that show quota rather than currency. */
-export const quotaOf = (dollars: number, quotaPerUnit: number) => compactNumber(Math.round(dollars * quotaPerUnit))
+export const quotaOf = (dollars: number, quotaPerUnit: number) => compactNumber(quotaOfDollars(dollars, quotaPerUnit))
 
 /** Search by name (trimmed, any case), billing type and, optionally, only what the group can use. */
 export function filterPricing(

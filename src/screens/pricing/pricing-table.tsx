@@ -1,8 +1,10 @@
 import { useStore } from '@nanostores/react'
 import { useT } from '../../i18n/t.ts'
 import type { PricingEntry } from '../../api/types.ts'
-import { $status, DEFAULT_QUOTA_PER_UNIT } from '../../stores/status.ts'
-import { callPrice, completionPrice, formatUsd, inputPrice, isPerCall, quotaOf } from './pricing-rules.ts'
+import { $status } from '../../stores/status.ts'
+import { quotaPerUnit } from '../../ui/format.ts'
+import { formatUsd, isPerCall, quotaOf } from './pricing-rules.ts'
+import { callPrice, completionPricePerMillion, promptPricePerMillion } from '../../../domain/pricing.ts'
 
 /**
  * The price list: whether the group can use each model, its billing type and its prices for the
@@ -21,7 +23,7 @@ export function PricingTable({
   const t = useT()
   const status = useStore($status)
   const showQuota = status ? !status.display_in_currency : false
-  const perUnit = status?.quota_per_unit || DEFAULT_QUOTA_PER_UNIT
+  const perUnit = quotaPerUnit(status)
 
   const price = (dollars: number, unit: string, kind: string) => (
     <span className="tg-price" data-price={kind}>
@@ -77,16 +79,16 @@ export function PricingTable({
               <td data-label={t('pricing.col.price')}>
                 <div className="tg-pricing-table__prices">
                   {perCall ? (
-                    price(callPrice(m, groupRatio), t('pricing.unitCall'), 'call')
+                    price(callPrice(m.model_price, groupRatio), t('pricing.unitCall'), 'call')
                   ) : (
                     <>
                       <span className="tg-price__row">
                         <span className="tg-price__label">{t('pricing.input')}</span>
-                        {price(inputPrice(m, groupRatio), t('pricing.unit1M'), 'input')}
+                        {price(promptPricePerMillion(m.model_ratio, groupRatio), t('pricing.unit1M'), 'input')}
                       </span>
                       <span className="tg-price__row">
                         <span className="tg-price__label">{t('pricing.completion')}</span>
-                        {price(completionPrice(m, groupRatio), t('pricing.unit1M'), 'completion')}
+                        {price(completionPricePerMillion(m.model_ratio, m.completion_ratio, groupRatio), t('pricing.unit1M'), 'completion')}
                       </span>
                       <span className="tg-price__ratios">
                         {t('pricing.ratios', { model: m.model_ratio, completion: m.completion_ratio })}

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT } from '../../i18n/t.ts'
+import { useT, problemMessage } from '../../i18n/t.ts'
 import * as redemptionsApi from '../../api/redemptions.ts'
 import type { Redemption } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
@@ -9,7 +9,10 @@ import { formatQuota } from '../../ui/format.ts'
 import { AdminDrawer, DrawerActions } from '../../ui/admin-drawer.tsx'
 import { useLabels } from '../channels/admin-labels.ts'
 import { useLingering } from '../channels/admin-list.tsx'
-import { codesFile, createBody, DEFAULT_REDEMPTION, int, QUOTA_PRESETS, type RedemptionForm } from './redemption-form.ts'
+import { bodyProblem, codesFile, createBody, DEFAULT_REDEMPTION, int, type RedemptionForm } from './redemption-form.ts'
+import { QUOTA_PRESETS } from '../../../domain/quota.ts'
+import type { Problem } from '../../../domain/problem.ts'
+import { REDEMPTION_COUNT_MAX, REDEMPTION_NAME_MAX } from '../../../domain/redemption-rules.ts'
 
 export interface RedemptionDrawerProps {
   /** the code being edited, 'new' for the create form, null when closed */
@@ -53,6 +56,12 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
     setForm((f) => ({ ...f, [key]: value }))
   }
 
+  /** A problem by the rules the server applies too: shown the way the server's refusals are. */
+  function refused(problem: Problem | null): boolean {
+    if (problem) toast.error(problemMessage(t, problem))
+    return problem !== null
+  }
+
   async function submit(e: FormEvent) {
     e.preventDefault()
     setBusy(true)
@@ -64,11 +73,14 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
           nameRef.current?.focus()
           return
         }
+        if (refused(bodyProblem(body))) return
         const codes = await redemptionsApi.create(body)
         toast.success(t('redemptions.created'))
         onSaved({ created: { name: body.name, codes } })
       } else {
-        const updated = await redemptionsApi.update({ id: editing.id, name: form.name.trim(), quota: int(form.quota) })
+        const body = { name: form.name.trim(), quota: int(form.quota) }
+        if (refused(bodyProblem(body))) return
+        const updated = await redemptionsApi.update({ id: editing.id, ...body })
         toast.success(t('redemptions.updated'))
         onSaved({ updated })
       }
@@ -87,7 +99,7 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
         label={L('redemptions.field.name')}
         name="name"
         required={isNew}
-        maxlength={20}
+        maxlength={REDEMPTION_NAME_MAX}
         autocomplete="off"
         value={form.name}
         onsl-input={set('name')}
@@ -99,7 +111,7 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
         min="1"
         step="1"
         help-text={L('users.quotaEquals', {
-          amount: formatQuota(quota, { ...(status ?? { quota_per_unit: 500000 }), display_in_currency: true }),
+          amount: formatQuota(quota, { quota_per_unit: status?.quota_per_unit ?? 0, display_in_currency: true }),
         })}
         value={form.quota}
         onsl-input={set('quota')}
@@ -114,7 +126,7 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
             variant={quota === p.quota ? 'primary' : 'default'}
             onClick={() => setForm((f) => ({ ...f, quota: String(p.quota) }))}
           >
-            {p.label}
+            {p.dollars}$
           </sl-button>
         ))}
       </div>
@@ -124,7 +136,7 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
           name="count"
           type="number"
           min="1"
-          max="100"
+          max={REDEMPTION_COUNT_MAX}
           step="1"
           help-text={L('redemptions.countHelp')}
           value={form.count}

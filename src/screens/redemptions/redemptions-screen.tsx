@@ -14,6 +14,7 @@ import { useLabels } from '../channels/admin-labels.ts'
 import { CreatedCodesDialog, RedemptionDrawer } from './redemption-drawer.tsx'
 import { RedemptionsTable, type RedemptionActions } from './redemptions-table.tsx'
 import adminCss from '../channels/admin.css?inline'
+import { REDEMPTION_STATUS } from '../../../domain/statuses.ts'
 
 /** The code list comes 10 per call (spec section 7). */
 const PAGE = 10
@@ -66,7 +67,12 @@ function RedemptionsManager() {
     copy: (r) => void copy(r.key),
     toggle: (r) =>
       void withPending(`${r.id}:status`, async () => {
-        replaceRow(await redemptionsApi.setStatus(r.id, r.status === 1 ? 2 : 1))
+        replaceRow(
+          await redemptionsApi.setStatus(
+            r.id,
+            r.status === REDEMPTION_STATUS.unused ? REDEMPTION_STATUS.disabled : REDEMPTION_STATUS.unused,
+          ),
+        )
         toast.success(t('admin.done'))
       }),
     edit: (r) => setEditing(r),

@@ -4,9 +4,10 @@ import type { Redemption } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { SelectAllCell, SelectRowCell, type RowSelection } from '../../ui/row-selection.tsx'
-import { timeText } from '../channels/admin-list.tsx'
+import { formatDateTime } from '../../ui/datetime.ts'
 import { useLabels, type LabelKey } from '../channels/admin-labels.ts'
 import { canEdit, canEnable } from './redemption-form.ts'
+import { REDEMPTION_STATUS } from '../../../domain/statuses.ts'
 
 export interface RedemptionActions {
   copy: (r: Redemption) => void
@@ -58,7 +59,7 @@ export function RedemptionsTable({
         <tbody>
           {rows.map((r) => {
             const s = STATUS[r.status] ?? { key: 'redemptions.status.unknown' as LabelKey, variant: 'neutral' }
-            const unused = r.status === 1
+            const unused = r.status === REDEMPTION_STATUS.unused
             return (
               <tr
                 key={r.id}
@@ -87,7 +88,7 @@ export function RedemptionsTable({
                 <td data-label={L('redemptions.col.quota')} data-cell="quota">
                   {formatQuota(r.quota ?? 0, status)}
                 </td>
-                <td data-label={L('redemptions.col.created')}>{timeText(r.created_time, locale)}</td>
+                <td data-label={L('redemptions.col.created')}>{formatDateTime(r.created_time, locale)}</td>
                 <td data-label={L('redemptions.col.usedBy')} data-cell="used-by">
                   {r.used_user_id ? r.used_user_id : '-'}
                 </td>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT } from '../../i18n/t.ts'
+import { useT, problemMessage } from '../../i18n/t.ts'
 import * as accountApi from '../../api/account.ts'
 import { $status } from '../../stores/status.ts'
 import { $route } from '../../stores/route.ts'
@@ -9,6 +9,9 @@ import { AuthCard, FormMessage } from '../../ui/auth-card.tsx'
 import { Link, useNavigate } from '../../ui/navigation.tsx'
 import { Turnstile } from '../../ui/turnstile.tsx'
 import { useCountdown } from '../../ui/countdown.ts'
+import { credentialsProblem, passwordProblem, passwordsDifferProblem, USERNAME_MAX } from '../../../domain/account-rules.ts'
+import { firstProblem } from '../../../domain/problem.ts'
+import { RESEND_LOCK_SECONDS } from '../../../domain/time.ts'
 
 export interface RegisterScreenProps {
   /** hide the link to sign-in */
@@ -16,9 +19,6 @@ export interface RegisterScreenProps {
   /** an account was created through this screen */
   onRegistered?: (username: string) => void
 }
-
-export const PASSWORD_MIN_LENGTH = 8
-export const RESEND_LOCK_SECONDS = 30
 
 /**
  * Registration: username, password and its confirmation; with e-mail verification on, also the
@@ -75,9 +75,12 @@ export function RegisterScreen({ noLinks = false, onRegistered }: RegisterScreen
   async function submit(e: FormEvent) {
     e.preventDefault()
     setMessage(null)
-    if (!form.username || !form.password) return setMessage(t('register.missing'))
-    if (form.password.length < PASSWORD_MIN_LENGTH) return setMessage(t('register.passwordTooShort'))
-    if (form.password !== form.password2) return setMessage(t('register.passwordMismatch'))
+    const problem = firstProblem(
+      credentialsProblem(form.username, form.password),
+      passwordProblem(form.password),
+      passwordsDifferProblem(form.password, form.password2),
+    )
+    if (problem) return setMessage(problemMessage(t, problem))
     if (emailOn && (!form.email.trim() || !form.code.trim())) return setMessage(t('register.codeMissing'))
     if (turnstileOn && !turnstileToken) return setMessage(t('turnstile.notReady'))
     setBusy(true)
@@ -126,7 +129,7 @@ export function RegisterScreen({ noLinks = false, onRegistered }: RegisterScreen
             name="username"
             autocomplete="username"
             placeholder={t('placeholder.username')}
-            maxlength={12}
+            maxlength={USERNAME_MAX}
             {...field('username')}
           >
             <sl-icon slot="prefix" name="person"></sl-icon>

@@ -8,8 +8,7 @@ import { AuthCard, FormMessage } from '../../ui/auth-card.tsx'
 import { Link } from '../../ui/navigation.tsx'
 import { Turnstile } from '../../ui/turnstile.tsx'
 import { useCountdown } from '../../ui/countdown.ts'
-
-export const RESET_LOCK_SECONDS = 30
+import { RESEND_LOCK_SECONDS } from '../../../domain/time.ts'
 
 /** Password-reset request: the account's e-mail; the send button is locked 30 s after each send. */
 export function ResetScreen({ noLinks = false }: { noLinks?: boolean }) {
@@ -33,7 +32,7 @@ export function ResetScreen({ noLinks = false }: { noLinks?: boolean }) {
       await accountApi.requestPasswordReset(email.trim(), turnstileToken)
       toast.success(t('reset.sent'))
       setMessage({ variant: 'success', text: t('reset.sent') })
-      lock.start(RESET_LOCK_SECONDS)
+      lock.start(RESEND_LOCK_SECONDS)
     } catch {
       // shown by the API client
     } finally {

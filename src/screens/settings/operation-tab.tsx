@@ -10,8 +10,8 @@ import { useConfirm } from './option-confirm.tsx'
 
 const sw = (key: string): FieldDef => ({ key, kind: 'switch' })
 const text = (key: string, extra: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'text', ...extra })
-/** monitoring and quota numbers: integers of at least 0 */
-const count = (key: string, extra: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'number', integer: true, min: 0, ...extra })
+/** a number: its bounds are the option's rule (domain/option-rules.ts) */
+const num = (key: string, extra: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'number', ...extra })
 const json = (key: string, hint?: FieldDef['hint']): FieldDef => ({ key, kind: 'json', hint })
 
 /** The option forms of the operation tab, by section (spec sections 2, 3 and 5). */
@@ -20,8 +20,8 @@ export const OPERATION_FIELDS = {
     text('TopUpLink', { hint: 'optHint.TopUpLink', placeholder: 'https://' }),
     text('ChatLink', { hint: 'optHint.ChatLink', placeholder: 'https://' }),
     text('ChatLink2', { placeholder: 'https://' }),
-    { key: 'QuotaPerUnit', kind: 'number', min: 0, above: true, hint: 'optHint.QuotaPerUnit' },
-    count('RetryTimes', { hint: 'optHint.RetryTimes' }),
+    num('QuotaPerUnit', { hint: 'optHint.QuotaPerUnit' }),
+    num('RetryTimes', { hint: 'optHint.RetryTimes' }),
     text('CapPools'),
     text('SunoCapStr'),
     text('SunoServer', { placeholder: 'https://' }),
@@ -48,20 +48,20 @@ export const OPERATION_FIELDS = {
   logs: [sw('LogConsumeEnabled')],
   dashboard: [
     sw('DataExportEnabled'),
-    { key: 'DataExportInterval', kind: 'number', integer: true, min: 1, hint: 'optHint.DataExportInterval' },
-    { key: 'DataExportDefaultTime', kind: 'choice', choices: ['hour', 'day', 'week'] },
+    num('DataExportInterval', { hint: 'optHint.DataExportInterval' }),
+    { key: 'DataExportDefaultTime', kind: 'choice' },
   ],
   monitoring: [
-    count('ChannelDisableThreshold', { hint: 'optHint.ChannelDisableThreshold' }),
-    count('QuotaRemindThreshold', { hint: 'optHint.QuotaRemindThreshold' }),
+    num('ChannelDisableThreshold', { hint: 'optHint.ChannelDisableThreshold' }),
+    num('QuotaRemindThreshold', { hint: 'optHint.QuotaRemindThreshold' }),
     sw('AutomaticDisableChannelEnabled'),
     sw('AutomaticEnableChannelEnabled'),
   ],
   quota: [
-    count('QuotaForNewUser'),
-    count('PreConsumedQuota', { hint: 'optHint.PreConsumedQuota' }),
-    count('QuotaForInviter'),
-    count('QuotaForInvitee'),
+    num('QuotaForNewUser'),
+    num('PreConsumedQuota', { hint: 'optHint.PreConsumedQuota' }),
+    num('QuotaForInviter'),
+    num('QuotaForInvitee'),
   ],
   ratios: [
     json('ModelPrice', 'optHint.ModelPrice'),

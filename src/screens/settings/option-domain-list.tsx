@@ -1,12 +1,7 @@
 import { useId, useState, type KeyboardEvent } from 'react'
 import { useT } from '../../i18n/t.ts'
 import type { FieldDef, OptionForm } from './option-form.tsx'
-
-const split = (text: string) =>
-  text
-    .split(/[\s,]+/)
-    .map((d) => d.trim().toLowerCase())
-    .filter(Boolean)
+import { emailDomains } from '../../../domain/option-rules.ts'
 
 /**
  * EmailDomainWhitelist edited as a list: one tag per domain, an input to add more (several at
@@ -17,10 +12,10 @@ export function DomainList({ form, field, label }: { form: OptionForm; field: Fi
   const labelId = useId()
   const [input, setInput] = useState('')
   const [note, setNote] = useState<string | null>(null)
-  const domains = [...new Set(split(form.value(field.key)))]
+  const domains = emailDomains(form.value(field.key))
 
   const add = () => {
-    const fresh = split(input)
+    const fresh = emailDomains(input)
     if (fresh.length === 0) return
     const listed = new Set(domains)
     const repeated = [...new Set(fresh.filter((d) => listed.has(d)))]

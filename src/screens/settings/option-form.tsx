@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT, type MessageKey, type Translate } from '../../i18n/t.ts'
+import { useT, problemMessage } from '../../i18n/t.ts'
 import * as optionsApi from '../../api/options.ts'
 import { $isRoot } from '../../stores/session.ts'
 import { refreshStatus } from '../../stores/status.ts'
@@ -9,6 +9,8 @@ import { LoadState, type Load } from '../../ui/load-state.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { DomainList } from './option-domain-list.tsx'
 import { useLabels, type LabelKey, type Labels } from './option-labels.ts'
+import { normaliseOption, optionProblem, optionRule } from '../../../domain/option-rules.ts'
+import type { Problem } from '../../../domain/problem.ts'
 import optionCss from './option-form.css?inline'
 
 /** Every option as the server sends it: key → string value (secrets as ''). */
@@ -16,20 +18,15 @@ export type Options = Record<string, string>
 
 export type FieldKind = 'text' | 'url' | 'secret' | 'number' | 'switch' | 'choice' | 'json' | 'textarea' | 'list'
 
+/**
+ * One field of an option form: how it is drawn. What a value may be (numbers and their bounds,
+ * JSON, choices) is the option's rule in domain/option-rules.ts, which the server checks too.
+ */
 export interface FieldDef {
   key: string
   kind: FieldKind
-  /** number fields: the smallest value accepted */
-  min?: number
-  integer?: boolean
-  /** number fields: the minimum itself is refused (QuotaPerUnit must be above 0) */
-  above?: boolean
-  /** choice fields: the values, labelled `opt.<value>` */
-  choices?: readonly string[]
   /** sent only when non-empty: secrets (the server never sends them back) and EpayId */
   sendIfSet?: boolean
-  /** the message when a JSON field does not parse */
-  jsonError?: MessageKey
   hint?: LabelKey
   placeholder?: string
   /** spans the whole row */
@@ -41,60 +38,29 @@ export interface FieldDef {
 /** The label of an option key (every key of spec section 3 has one: `opt.<Key>`). */
 export const optionLabel = (labels: Labels, key: string) => labels(`opt.${key}` as LabelKey)
 
-const uniqueDomains = (text: string) => [
-  ...new Set(
-    text
-      .split(/[\s,]+/)
-      .map((d) => d.trim().toLowerCase())
-      .filter(Boolean),
-  ),
-]
-
 /** The value as it is sent and stored: what the form compares with the saved value. */
 export function normalize(field: FieldDef, raw: string): string {
   switch (field.kind) {
     case 'switch':
       return raw === 'true' ? 'true' : 'false'
-    case 'url':
-      // ServerAddress, WorkerUrl, PayAddress, WeChatServerAddress lose a trailing slash
-      return raw.trim().replace(/\/+$/, '')
-    case 'number': {
-      const text = raw.trim()
-      return text !== '' && Number.isFinite(Number(text)) ? String(Number(text)) : text
-    }
-    case 'list':
-      return uniqueDomains(raw).join(',')
     case 'text':
     case 'secret':
-    case 'choice':
       return raw.trim()
     default:
-      return raw
+      // trailing slashes of addresses, numbers in plain form, the domain list de-duplicated
+      return normaliseOption(field.key, raw)
   }
 }
 
-/** A JSON option must be a JSON object. */
-export function isJsonObject(text: string): boolean {
-  try {
-    const v = JSON.parse(text)
-    return v !== null && typeof v === 'object' && !Array.isArray(v)
-  } catch {
-    return false
-  }
+/** The values of a choice option, labelled `opt.<value>`. */
+const choicesOf = (key: string): readonly string[] => {
+  const rule = optionRule(key)
+  return rule?.kind === 'choice' ? rule.choices : []
 }
 
-/** What is wrong with a (normalised) value, or null. */
-export function fieldError(t: Translate, field: FieldDef, value: string): string | null {
-  if (field.kind === 'json') return isJsonObject(value) ? null : t(field.jsonError ?? 'options.notJson')
-  if (field.kind === 'number') {
-    const min = field.min ?? 0
-    const n = Number(value)
-    const bad = value === '' || !Number.isFinite(n) || (field.integer && !Number.isInteger(n)) || (field.above ? n <= min : n < min)
-    if (!bad) return null
-    if (field.above) return t('options.numberAbove', { min })
-    return t(field.integer ? 'options.integerMin' : 'options.numberMin', { min })
-  }
-  return null
+const isInteger = (key: string): boolean => {
+  const rule = optionRule(key)
+  return rule?.kind === 'number' && rule.integer
 }
 
 interface OptionsContextValue {
@@ -165,7 +131,8 @@ export function useOptionForm(fields: readonly FieldDef[]): OptionForm {
   const blur = (key: string) => {
     const field = byKey.get(key)
     if (!field || field.kind !== 'json') return
-    const message = fieldError(t, field, normalize(field, value(key)))
+    const problem = optionProblem(key, normalize(field, value(key)))
+    const message = problem && problemMessage(t, problem)
     setErrors((e) => {
       if (message) return { ...e, [key]: message }
       const { [key]: _gone, ...rest } = e
@@ -193,17 +160,21 @@ export function useOptionForm(fields: readonly FieldDef[]): OptionForm {
       toast.info(t('options.noChange'))
       return
     }
-    const problems: Record<string, string> = {}
+    const messages: Record<string, string> = {}
+    let first: [FieldDef, Problem] | null = null
     for (const [field, v] of pending) {
-      const message = fieldError(t, field, v)
-      if (message) problems[field.key] = message
+      const problem = optionProblem(field.key, v)
+      if (!problem) continue
+      messages[field.key] = problemMessage(t, problem)
+      first ??= [field, problem]
     }
-    const bad = Object.keys(problems)
-    if (bad.length) {
-      setErrors((e) => ({ ...e, ...problems }))
-      const first = byKey.get(bad[0]!)!
-      if (first.kind === 'json') toast.error(first.jsonError ? t(first.jsonError) : t('options.checkInput'))
-      else toast.error(t('options.fieldError', { field: optionLabel(labels, first.key), message: problems[first.key]! }))
+    if (first) {
+      setErrors((e) => ({ ...e, ...messages }))
+      const [field, problem] = first
+      // spec section 5: a ratio that is not JSON says 'please check the input'; the top-up group ratio has its own words
+      if (field.kind === 'json')
+        toast.error(problem.id === 'option.topupRatioNotJson' ? problemMessage(t, problem) : t('options.checkInput'))
+      else toast.error(t('options.fieldError', { field: optionLabel(labels, field.key), message: messages[field.key]! }))
       return
     }
     if (before && !(await before(pending))) return
@@ -301,7 +272,7 @@ export function OptionField({
     case 'choice':
       return (
         <sl-radio-group {...common} value={form.value(key)} onsl-change={onInput}>
-          {(field.choices ?? []).map((c) => (
+          {choicesOf(key).map((c) => (
             <sl-radio-button key={c} value={c} data-choice={c}>
               {labels(`opt.${c}` as LabelKey)}
             </sl-radio-button>
@@ -329,7 +300,7 @@ export function OptionField({
         <sl-input
           {...common}
           type={field.kind === 'secret' ? 'password' : field.kind === 'number' ? 'number' : field.kind === 'url' ? 'url' : 'text'}
-          inputmode={field.kind === 'number' ? (field.integer ? 'numeric' : 'decimal') : undefined}
+          inputmode={field.kind === 'number' ? (isInteger(key) ? 'numeric' : 'decimal') : undefined}
           noSpinButtons={field.kind === 'number' ? true : undefined}
           passwordToggle={field.kind === 'secret' ? true : undefined}
           autocomplete={field.kind === 'secret' ? 'new-password' : 'off'}

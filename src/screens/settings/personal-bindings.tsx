@@ -12,9 +12,7 @@ import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { useCountdown } from '../../ui/countdown.ts'
 import { Turnstile } from '../../ui/turnstile.tsx'
-
-/** The code resend lock (spec section 9). */
-export const RESEND_SECONDS = 30
+import { RESEND_LOCK_SECONDS } from '../../../domain/time.ts'
 
 function EmailDialog({
   open,
@@ -50,7 +48,7 @@ function EmailDialog({
     setSending(true)
     try {
       await selfApi.sendBindCode(email.trim(), turnstileToken)
-      lock.start(RESEND_SECONDS)
+      lock.start(RESEND_LOCK_SECONDS)
       toast.success(t('settings.bind.codeSent'))
     } catch {
       // the API client has shown the server's message

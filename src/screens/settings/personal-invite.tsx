@@ -7,8 +7,10 @@ import { $status } from '../../stores/status.ts'
 import { consoleUrl } from '../../stores/config.ts'
 import { refreshUser } from '../../stores/account.ts'
 import { toast } from '../../stores/toasts.ts'
-import { DEFAULT_QUOTA_PER_UNIT, formatQuota } from '../../ui/format.ts'
+import { formatQuota, quotaPerUnit } from '../../ui/format.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
+import { problemMessage } from '../../i18n/t.ts'
+import { transferProblem } from '../../../domain/account-rules.ts'
 
 /** The invite link: the registration page with the user's invite code as ?aff=. */
 export function inviteLink(code: string): string {
@@ -18,7 +20,7 @@ export function inviteLink(code: string): string {
 function TransferDialog({ open, pending, onClose }: { open: boolean; pending: number; onClose: () => void }) {
   const t = useSettingsLabels()
   const status = useStore($status)
-  const min = status?.quota_per_unit || DEFAULT_QUOTA_PER_UNIT
+  const min = quotaPerUnit(status)
   const [amount, setAmount] = useState(String(pending))
   const [message, setMessage] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -27,9 +29,10 @@ function TransferDialog({ open, pending, onClose }: { open: boolean; pending: nu
     e.preventDefault()
     setMessage(null)
     const quota = Math.trunc(Number(amount))
-    // at least one quota unit (QuotaPerUnit), as the server also insists
-    if (!Number.isFinite(quota) || quota < min) {
-      setMessage(t('settings.invite.transferMin', { x: formatQuota(min, status) }))
+    // at least one quota unit (QuotaPerUnit), the server's own rule
+    const small = transferProblem(quota, min)
+    if (small) {
+      setMessage(problemMessage(t, small, { min: formatQuota(min, status) }))
       return
     }
     setBusy(true)

@@ -1,21 +1,14 @@
 import { useEffect, useState } from 'react'
 import { useStore } from '@nanostores/react'
-import type { MessageKey } from '../../i18n/t.ts'
-import { useSettingsLabels, type SettingsLabel } from './personal-labels.ts'
+import { useSettingsLabels } from './personal-labels.ts'
 import * as selfApi from '../../api/self.ts'
-import { ROLE, type User } from '../../api/types.ts'
+import type { User } from '../../api/types.ts'
+import { roleTier, type RoleTier } from '../../../domain/roles.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
 
-/** The role's name: 1 user, 10 administrator, 100 super administrator. */
-export function roleKey(role: number): SettingsLabel | MessageKey {
-  if (role >= ROLE.root) return 'role.root'
-  if (role >= ROLE.admin) return 'role.admin'
-  return 'role.user'
-}
-
-const ROLE_VARIANT = (role: number) => (role >= ROLE.root ? 'danger' : role >= ROLE.admin ? 'warning' : 'primary')
+const ROLE_VARIANT: Record<RoleTier, string> = { root: 'danger', admin: 'warning', user: 'primary' }
 
 /** Name, role badge, id, group, balance, used quota, request count and the models (click to copy). */
 export function ProfileCard({ user, onCopy }: { user: User; onCopy: (text: string) => void }) {
@@ -43,8 +36,8 @@ export function ProfileCard({ user, onCopy }: { user: User; onCopy: (text: strin
         <div className="tg-profile__name">
           <h2 id="tg-profile-title">{user.display_name || user.username}</h2>
           <div className="tg-profile__meta">
-            <sl-tag size="small" variant={ROLE_VARIANT(user.role)} pill data-role={user.role}>
-              {t(roleKey(user.role))}
+            <sl-tag size="small" variant={ROLE_VARIANT[roleTier(user.role)]} pill data-role={user.role}>
+              {t(`role.${roleTier(user.role)}`)}
             </sl-tag>
             <span className="tg-muted">@{user.username}</span>
           </div>

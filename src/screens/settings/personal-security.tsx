@@ -6,9 +6,9 @@ import { endSession } from '../../stores/account.ts'
 import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { useNavigate } from '../../ui/navigation.tsx'
-
-/** The shortest password the server takes. */
-const PASSWORD_MIN = 8
+import { problemMessage } from '../../i18n/t.ts'
+import { passwordProblem, passwordsDifferProblem } from '../../../domain/account-rules.ts'
+import { firstProblem } from '../../../domain/problem.ts'
 
 function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const t = useSettingsLabels()
@@ -24,12 +24,9 @@ function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void 
       setMessage(t('settings.password.missing'))
       return
     }
-    if (password !== password2) {
-      setMessage(t('settings.password.mismatch'))
-      return
-    }
-    if (password.length < PASSWORD_MIN) {
-      setMessage(t('settings.password.tooShort'))
+    const problem = firstProblem(passwordsDifferProblem(password, password2), passwordProblem(password))
+    if (problem) {
+      setMessage(problemMessage(t, problem))
       return
     }
     setBusy(true)

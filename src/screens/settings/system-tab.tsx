@@ -5,6 +5,7 @@ import { toast } from '../../stores/toasts.ts'
 import { OptionField, OptionFields, OptionSection, OptionsTab, useOptionForm, useOptions, type FieldDef } from './option-form.tsx'
 import { SimpleSection } from './option-simple.tsx'
 import { useConfirm } from './option-confirm.tsx'
+import { SMTP_PORT, SMTPS_PORT } from '../../../domain/option-rules.ts'
 
 const sw = (key: string): FieldDef => ({ key, kind: 'switch' })
 const text = (key: string, extra: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'text', ...extra })
@@ -14,7 +15,7 @@ const url = (key: string, hint?: FieldDef['hint']): FieldDef => ({ key, kind: 'u
 const secret = (key: string): FieldDef => ({ key, kind: 'secret', sendIfSet: true })
 
 /** The SMTP port that needs SSL. */
-export const SSL_PORT = '465'
+const SSL_PORT = String(SMTPS_PORT)
 
 /** The option forms of the system tab, by section (spec sections 2, 3 and 5). */
 export const SYSTEM_FIELDS = {
@@ -25,9 +26,9 @@ export const SYSTEM_FIELDS = {
     text('EpayId', { sendIfSet: true }),
     secret('EpayKey'),
     text('CustomCallbackAddress', { hint: 'optHint.CustomCallbackAddress', placeholder: 'https://' }),
-    { key: 'Price', kind: 'number', min: 0, hint: 'optHint.Price' },
-    { key: 'MinTopUp', kind: 'number', min: 1 },
-    { key: 'TopupGroupRatio', kind: 'json', jsonError: 'options.topupNotJson', hint: 'optHint.TopupGroupRatio' },
+    { key: 'Price', kind: 'number', hint: 'optHint.Price' },
+    { key: 'MinTopUp', kind: 'number' },
+    { key: 'TopupGroupRatio', kind: 'json', hint: 'optHint.TopupGroupRatio' },
   ],
   login: [
     sw('PasswordLoginEnabled'),
@@ -42,7 +43,7 @@ export const SYSTEM_FIELDS = {
   whitelist: [sw('EmailDomainRestrictionEnabled'), sw('EmailAliasRestrictionEnabled'), { key: 'EmailDomainWhitelist', kind: 'list' }],
   smtp: [
     text('SMTPServer', { placeholder: 'smtp.example.com' }),
-    { key: 'SMTPPort', kind: 'number', integer: true, min: 1, placeholder: '587', hint: 'optHint.SMTPPort' },
+    { key: 'SMTPPort', kind: 'number', placeholder: String(SMTP_PORT), hint: 'optHint.SMTPPort' },
     text('SMTPAccount'),
     text('SMTPFrom', { hint: 'optHint.SMTPFrom' }),
     secret('SMTPToken'),

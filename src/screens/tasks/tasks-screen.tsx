@@ -19,6 +19,7 @@ import { TaskFilters, type TaskDraft } from './task-filters.tsx'
 import { TaskTable } from './task-table.tsx'
 import { PromptDialog } from './prompt-dialog.tsx'
 import tasksCss from './tasks.css?inline'
+import { HOUR, MONTH } from '../../../domain/time.ts'
 
 export type TaskKind = tasksApi.TaskPlatform
 
@@ -51,7 +52,7 @@ export const ID_NAME: Record<TaskKind, string> = {
 }
 
 /** Default range of the task lists (spec section 9): 30 days back to 1 h ahead. */
-export const TASK_RANGE = { back: 30 * 24 * 3600, ahead: 3600 }
+export const TASK_RANGE = { back: MONTH, ahead: HOUR }
 
 function defaultDraft(): TaskDraft {
   const t = Math.floor(now().getTime() / 1000)

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT } from '../../i18n/t.ts'
+import { useT, problemMessage } from '../../i18n/t.ts'
 import * as tokensApi from '../../api/tokens.ts'
 import type { Token } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
@@ -8,21 +8,22 @@ import { now } from '../../stores/clock.ts'
 import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { formatQuota } from '../../ui/format.ts'
+import { batchNames, expiryToInput, parseExpiry, shortcutInput } from './token-rules.ts'
+import { firstProblem } from '../../../domain/problem.ts'
+import { QUOTA_PRESETS } from '../../../domain/quota.ts'
+import { parseInteger, splitList } from '../../../domain/text.ts'
 import {
   BATCH_MAX,
   BATCH_PRESETS,
   EDIT_TOKEN_QUOTA,
   EXPIRY_SHORTCUTS,
+  expiryProblem,
+  modelLimitsProblem,
   NEW_TOKEN_QUOTA,
-  QUOTA_PRESETS,
-  batchNames,
-  expiryToInput,
-  limitsToList,
-  limitsToWire,
-  parseExpiry,
-  parseQuota,
-  shortcutInput,
-} from './token-rules.ts'
+  remainQuotaProblem,
+  TOKEN_NAME_MAX,
+  tokenNameProblem,
+} from '../../../domain/token-rules.ts'
 
 export type DrawerMode = { kind: 'create' } | { kind: 'edit'; id: number }
 
@@ -52,7 +53,7 @@ const fromToken = (t: Token): Fields => ({
   unlimited: t.unlimited_quota,
   expiry: expiryToInput(t.expired_time),
   limitsEnabled: t.model_limits_enabled,
-  limits: limitsToList(t.model_limits),
+  limits: splitList(t.model_limits),
   count: '1',
 })
 
@@ -113,18 +114,25 @@ export function TokenDrawer({
     if (!mode || busy || loading) return
     setMessage(null)
     const name = fields.name.trim()
-    if (!editing && !name) return setMessage(t('token.nameRequired'))
-    const expiredTime = parseExpiry(fields.expiry)
-    if (expiredTime === null) return setMessage(t('token.expiryFormatDrawer'))
-    const remain = fields.unlimited ? (parseQuota(fields.remainQuota) ?? 0) : parseQuota(fields.remainQuota)
-    if (remain === null) return setMessage(t('token.quotaInvalid'))
+    const expiredTime = parseExpiry(fields.expiry) ?? Number.NaN
+    const typed = parseInteger(fields.remainQuota)
+    // an unlimited token keeps whatever quota it had; an unreadable one counts as 0
+    const remain = fields.unlimited && !(typed >= 0) ? 0 : typed
+    const modelLimits = fields.limits.join(',')
+    const problem = firstProblem(
+      tokenNameProblem(name),
+      expiryProblem(expiredTime),
+      remainQuotaProblem(remain),
+      modelLimitsProblem(modelLimits),
+    )
+    if (problem) return setMessage(problem.id === 'token.expiryInvalid' ? t('token.expiryFormatDrawer') : problemMessage(t, problem))
     const body: tokensApi.TokenBody = {
       name,
       remain_quota: remain,
       expired_time: expiredTime,
       unlimited_quota: fields.unlimited,
       model_limits_enabled: fields.limitsEnabled,
-      model_limits: limitsToWire(fields.limits),
+      model_limits: modelLimits,
     }
     setBusy(true)
     try {
@@ -180,7 +188,7 @@ export function TokenDrawer({
           data-autofocus=""
           label={t('token.field.name')}
           placeholder={t('token.placeholder.name')}
-          maxlength={30}
+          maxlength={TOKEN_NAME_MAX}
           required={!editing}
           value={fields.name}
           onsl-input={(e: Event) => set({ name: valueOf(e) })}
@@ -198,7 +206,7 @@ export function TokenDrawer({
               fields.unlimited
                 ? t('token.unlimitedHint')
                 : t('token.quotaHint', {
-                    amount: formatQuota(parseQuota(fields.remainQuota) ?? 0, {
+                    amount: formatQuota(Math.max(0, parseInteger(fields.remainQuota) || 0), {
                       display_in_currency: true,
                       quota_per_unit: status?.quota_per_unit || 0,
                     }),
@@ -209,7 +217,7 @@ export function TokenDrawer({
             onsl-input={(e: Event) => set({ remainQuota: valueOf(e) })}
           ></sl-input>
           <div className="tg-chips" role="group" aria-label={t('token.quotaPresets')}>
-            {QUOTA_PRESETS.map((q) => (
+            {QUOTA_PRESETS.map(({ quota: q }) => (
               <sl-button
                 key={q}
                 size="small"
@@ -241,7 +249,7 @@ export function TokenDrawer({
           <div className="tg-chips" role="group" aria-label={t('token.expiryShortcuts')}>
             {EXPIRY_SHORTCUTS.map((s) => (
               <sl-button key={s.key} size="small" pill data-expiry={s.key} onClick={() => set({ expiry: shortcutInput(s.seconds, now()) })}>
-                {t(s.label)}
+                {t(`token.expiry.${s.key}`)}
               </sl-button>
             ))}
           </div>

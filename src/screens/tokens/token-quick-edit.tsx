@@ -1,11 +1,14 @@
 import { useState, type FormEvent } from 'react'
-import { useT } from '../../i18n/t.ts'
+import { useT, problemMessage } from '../../i18n/t.ts'
 import * as tokensApi from '../../api/tokens.ts'
 import type { Token } from '../../api/types.ts'
 import { now } from '../../stores/clock.ts'
 import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
-import { EXPIRY_SHORTCUTS, expiryToInput, parseExpiry, parseQuota, shortcutInput } from './token-rules.ts'
+import { expiryToInput, parseExpiry, shortcutInput } from './token-rules.ts'
+import { firstProblem } from '../../../domain/problem.ts'
+import { parseInteger } from '../../../domain/text.ts'
+import { EXPIRY_SHORTCUTS, expiryProblem, remainQuotaProblem, TOKEN_NAME_MAX, tokenNameProblem } from '../../../domain/token-rules.ts'
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 
@@ -25,11 +28,10 @@ export function TokenQuickEdit({ token, onDone, onCancel }: { token: Token; onDo
     e.preventDefault()
     if (busy) return
     setMessage(null)
-    const expiredTime = parseExpiry(expiry)
-    if (expiredTime === null) return setMessage(t('token.expiryFormatInline'))
-    const remain = token.unlimited_quota ? token.remain_quota : parseQuota(quota)
-    if (remain === null) return setMessage(t('token.quotaInvalid'))
-    if (!name.trim()) return setMessage(t('token.nameRequired'))
+    const expiredTime = parseExpiry(expiry) ?? Number.NaN
+    const remain = token.unlimited_quota ? token.remain_quota : parseInteger(quota)
+    const problem = firstProblem(expiryProblem(expiredTime), remainQuotaProblem(remain), tokenNameProblem(name))
+    if (problem) return setMessage(problemMessage(t, problem))
     setBusy(true)
     try {
       const updated = await tokensApi.update(token.id, { name: name.trim(), remain_quota: remain, expired_time: expiredTime })
@@ -62,7 +64,7 @@ export function TokenQuickEdit({ token, onDone, onCancel }: { token: Token; onDo
           name="quick_name"
           size="small"
           label={t('token.field.name')}
-          maxlength={30}
+          maxlength={TOKEN_NAME_MAX}
           value={name}
           autofocus
           onsl-input={(e: Event) => setName(valueOf(e))}
@@ -92,7 +94,7 @@ export function TokenQuickEdit({ token, onDone, onCancel }: { token: Token; onDo
         <div className="tg-chips" role="group" aria-label={t('token.expiryShortcuts')}>
           {EXPIRY_SHORTCUTS.map((s) => (
             <sl-button key={s.key} size="small" pill data-expiry={s.key} onClick={() => setExpiry(shortcutInput(s.seconds, now()))}>
-              {t(s.label)}
+              {t(`token.expiry.${s.key}`)}
             </sl-button>
           ))}
         </div>

@@ -14,7 +14,8 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { TokenDrawer, type DrawerMode } from './token-drawer.tsx'
 import { TokenQuickEdit } from './token-quick-edit.tsx'
 import { TokensTable, type RowActions } from './tokens-table.tsx'
-import { fullKey, selectedText, toggleAction } from './token-rules.ts'
+import { fullKey, selectedText } from './token-rules.ts'
+import { toggleTarget } from '../../../domain/token-rules.ts'
 import { useTokenList } from './use-token-list.ts'
 import dataTableCss from '../../ui/data-table.css?inline'
 import tokensCss from './tokens.css?inline'
@@ -83,7 +84,7 @@ function TokensView() {
       copy: (token) => void copy(fullKey(token)),
       toggle: async (token) => {
         try {
-          const status = await tokensApi.setStatus(token.id, toggleAction(token.status).next)
+          const status = await tokensApi.setStatus(token.id, toggleTarget(token.status).next)
           replace({ ...token, status })
           toast.success(t('token.done'))
         } catch {

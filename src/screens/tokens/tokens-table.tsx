@@ -4,7 +4,10 @@ import { useLocale, useT } from '../../i18n/t.ts'
 import type { Token } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
-import { TOKEN_STATUS, formatTime, maskedKey, statusInfo, toggleAction } from './token-rules.ts'
+import { maskedKey, statusInfo } from './token-rules.ts'
+import { TOKEN_STATUS } from '../../../domain/statuses.ts'
+import { NEVER_EXPIRES, toggleTarget } from '../../../domain/token-rules.ts'
+import { formatDateTime } from '../../ui/datetime.ts'
 
 export interface RowActions {
   copy: (token: Token) => void
@@ -40,7 +43,6 @@ export function TokensTable({
   const status = useStore($status)
   const allSelected = tokens.length > 0 && tokens.every((tk) => selected.has(tk.id))
   const someSelected = !allSelected && tokens.some((tk) => selected.has(tk.id))
-  const dateLocale = locale === 'zh' ? 'zh-CN' : 'en'
 
   return (
     <table className="tg-table tg-tokens-table" part="table">
@@ -75,7 +77,7 @@ export function TokensTable({
       <tbody>
         {tokens.map((token) => {
           const info = statusInfo(token.status)
-          const toggle = toggleAction(token.status)
+          const toggle = toggleTarget(token.status)
           const inactive = token.status !== TOKEN_STATUS.enabled
           return [
             <tr
@@ -118,10 +120,10 @@ export function TokensTable({
                 {token.unlimited_quota ? t('token.unlimited') : formatQuota(token.remain_quota, status)}
               </td>
               <td data-label={t('token.col.created')} className="tg-nowrap">
-                {formatTime(token.created_time, dateLocale)}
+                {formatDateTime(token.created_time, locale)}
               </td>
               <td data-label={t('token.col.expires')} data-expires="" className="tg-nowrap">
-                {token.expired_time === -1 ? t('token.never') : formatTime(token.expired_time, dateLocale)}
+                {token.expired_time === NEVER_EXPIRES ? t('token.never') : formatDateTime(token.expired_time, locale)}
               </td>
               <td className="tg-table__actions">
                 <span className="tg-row-actions">

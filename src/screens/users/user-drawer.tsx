@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT } from '../../i18n/t.ts'
+import { useT, problemMessage } from '../../i18n/t.ts'
 import * as usersApi from '../../api/users.ts'
 import type { User } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
@@ -59,8 +59,8 @@ function AddUserForm({ onClose, onSaved }: Pick<UserDrawerProps, 'onClose' | 'on
     e.preventDefault()
     setMessage(null)
     const result = newUserBody(form)
-    if ('error' in result) {
-      setMessage(t(result.error))
+    if ('problem' in result) {
+      setMessage(problemMessage(t, result.problem))
       return
     }
     setBusy(true)
@@ -151,8 +151,8 @@ function EditUserForm({ user, groups, onClose, onSaved }: Pick<UserDrawerProps, 
     e.preventDefault()
     setMessage(null)
     const result = userChanges(user.id, form)
-    if ('error' in result) {
-      setMessage(t(result.error))
+    if ('problem' in result) {
+      setMessage(problemMessage(t, result.problem))
       return
     }
     setBusy(true)
@@ -218,7 +218,7 @@ function EditUserForm({ user, groups, onClose, onSaved }: Pick<UserDrawerProps, 
           Number.isNaN(quotaNumber)
             ? ''
             : L('users.quotaEquals', {
-                amount: formatQuota(quotaNumber, { ...(status ?? { quota_per_unit: 500000 }), display_in_currency: true }),
+                amount: formatQuota(quotaNumber, { quota_per_unit: status?.quota_per_unit ?? 0, display_in_currency: true }),
               })
         }
         value={form.quota}

@@ -1,8 +1,9 @@
 import type { User } from '../../api/types.ts'
 import type { NewUser, UserChanges } from '../../api/users.ts'
-import type { MessageKey } from '../../i18n/t.ts'
-
-export const PASSWORD_MIN = 8
+import { credentialsProblem, passwordProblem } from '../../../domain/account-rules.ts'
+import { firstProblem, type Problem } from '../../../domain/problem.ts'
+import { DEFAULT_GROUP } from '../../../domain/roles.ts'
+import { parseInteger } from '../../../domain/text.ts'
 
 /** The edit form as the inputs hold it. */
 export interface UserForm {
@@ -18,26 +19,26 @@ export function formFromUser(u: User): UserForm {
     username: u.username,
     display_name: u.display_name ?? '',
     password: '',
-    group: u.group || 'default',
+    group: u.group || DEFAULT_GROUP,
     quota: String(u.quota ?? 0),
   }
 }
 
-/** The body of POST /api/user/, or the message that stops the save. */
-export function newUserBody(form: Pick<UserForm, 'username' | 'display_name' | 'password'>): { body: NewUser } | { error: MessageKey } {
-  const username = form.username.trim()
-  if (!username || !form.password) return { error: 'register.missing' }
-  if (form.password.length < PASSWORD_MIN) return { error: 'register.passwordTooShort' }
-  return { body: { username, display_name: form.display_name.trim(), password: form.password } }
+/** The body of POST /api/user/, or the problem that stops the save. */
+export function newUserBody(form: Pick<UserForm, 'username' | 'display_name' | 'password'>): { body: NewUser } | { problem: Problem } {
+  const problem = firstProblem(credentialsProblem(form.username, form.password), passwordProblem(form.password))
+  if (problem) return { problem }
+  return { body: { username: form.username.trim(), display_name: form.display_name.trim(), password: form.password } }
 }
 
 /**
  * The body of PUT /api/user/: the quota parsed as an integer (spec section 5), the password sent
  * only when one was typed.
  */
-export function userChanges(id: number, form: UserForm): { body: UserChanges } | { error: MessageKey } {
-  if (form.password && form.password.length < PASSWORD_MIN) return { error: 'register.passwordTooShort' }
-  const quota = parseInt(form.quota, 10)
+export function userChanges(id: number, form: UserForm): { body: UserChanges } | { problem: Problem } {
+  const problem = form.password ? passwordProblem(form.password) : null
+  if (problem) return { problem }
+  const quota = parseInteger(form.quota)
   const body: UserChanges = {
     id,
     username: form.username.trim(),
@@ -51,17 +52,7 @@ export function userChanges(id: number, form: UserForm): { body: UserChanges } |
 
 /** 'Add quota': the amount (negative allowed) added to the quota box, both read as integers. */
 export function addQuota(quota: string, amount: string): string {
-  const base = parseInt(quota, 10)
-  const add = parseInt(amount, 10)
+  const base = parseInteger(quota)
+  const add = parseInteger(amount)
   return String((Number.isNaN(base) ? 0 : base) + (Number.isNaN(add) ? 0 : add))
-}
-
-export type UserState = 'activated' | 'banned' | 'cancelled' | 'unknown'
-
-/** Spec section 4: DeletedAt set means cancelled; otherwise status 1 activated, 2 banned. */
-export function userState(u: Pick<User, 'status' | 'DeletedAt'>): UserState {
-  if (u.DeletedAt) return 'cancelled'
-  if (u.status === 1) return 'activated'
-  if (u.status === 2) return 'banned'
-  return 'unknown'
 }

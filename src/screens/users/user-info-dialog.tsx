@@ -7,6 +7,7 @@ import { LoadState, type Load } from '../../ui/load-state.tsx'
 import { formatQuota } from '../../ui/format.ts'
 import { useLabels } from '../channels/admin-labels.ts'
 import { RoleBadge, StateBadge } from './users-table.tsx'
+import { DEFAULT_GROUP } from '../../../domain/roles.ts'
 
 /** What an administrator sees on clicking a username: the user's account, quota and invitations. */
 export function UserInfoDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
@@ -52,7 +53,7 @@ function UserInfo({ id }: { id: number }) {
               ['display_name', L('users.field.displayName'), u.display_name || '-'],
               ['role', L('users.col.role'), <RoleBadge key="role" role={u.role} />],
               ['status', L('users.col.status'), <StateBadge key="status" user={u} />],
-              ['group', L('users.col.group'), u.group || 'default'],
+              ['group', L('users.col.group'), u.group || DEFAULT_GROUP],
               ['quota', L('users.col.quota'), q(u.quota)],
               ['used_quota', L('users.usedQuota'), q(u.used_quota)],
               ['request_count', L('users.col.requests'), u.request_count ?? 0],

@@ -1,11 +1,11 @@
 import { useStore } from '@nanostores/react'
 import { useT } from '../../i18n/t.ts'
-import { ROLE, type User } from '../../api/types.ts'
+import type { User } from '../../api/types.ts'
+import { DEFAULT_GROUP, isAdmin, isRoot, ROLE, roleTier, USER_STATUS, userState, type RoleTier } from '../../../domain/roles.ts'
 import type { ManageAction } from '../../api/users.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { useLabels, type LabelKey } from '../channels/admin-labels.ts'
-import { userState } from './user-form.ts'
 
 export interface UserActions {
   info: (u: User) => void
@@ -13,16 +13,16 @@ export interface UserActions {
   manage: (u: User, action: ManageAction) => void
 }
 
-const ROLE_VARIANT: Record<number, string> = { [ROLE.user]: 'neutral', [ROLE.admin]: 'primary', [ROLE.root]: 'warning' }
+const ROLE_VARIANT: Record<RoleTier, string> = { user: 'neutral', admin: 'primary', root: 'warning' }
 const STATE_VARIANT: Record<string, string> = { activated: 'success', banned: 'danger', cancelled: 'neutral', unknown: 'neutral' }
 
 /** The role badge of a user: 1 user, 10 administrator, 100 super administrator. */
 export function RoleBadge({ role }: { role: number }) {
   const t = useT()
-  const label = role >= ROLE.root ? t('role.root') : role >= ROLE.admin ? t('role.admin') : t('role.user')
+  const tier = roleTier(role)
   return (
-    <sl-tag size="small" variant={ROLE_VARIANT[role] ?? 'neutral'} data-cell="role" data-role={role}>
-      {label}
+    <sl-tag size="small" variant={ROLE_VARIANT[tier]} data-cell="role" data-role={role}>
+      {t(`role.${tier}`)}
     </sl-tag>
   )
 }
@@ -30,7 +30,7 @@ export function RoleBadge({ role }: { role: number }) {
 /** Activated, banned or cancelled. */
 export function StateBadge({ user }: { user: Pick<User, 'status' | 'DeletedAt'> }) {
   const L = useLabels()
-  const state = userState(user)
+  const state = userState(user.status, !!user.DeletedAt)
   return (
     <sl-tag size="small" variant={STATE_VARIANT[state]} data-cell="status" data-state={state}>
       {L(`users.state.${state}` as LabelKey)}
@@ -46,7 +46,7 @@ export function StateBadge({ user }: { user: Pick<User, 'status' | 'DeletedAt'> 
 export function UsersTable({ rows, me, actions, pending }: { rows: User[]; me: User; actions: UserActions; pending: ReadonlySet<string> }) {
   const L = useLabels()
   const status = useStore($status)
-  const isRoot = me.role >= ROLE.root
+  const meRoot = isRoot(me.role)
   return (
     <div className="tg-admin__table-wrap">
       <table className="tg-admin__table" part="table" data-table="users">
@@ -65,8 +65,8 @@ export function UsersTable({ rows, me, actions, pending }: { rows: User[]; me: U
         <tbody>
           {rows.map((u) => {
             const cancelled = !!u.DeletedAt
-            const canAct = isRoot || u.role < me.role
-            const targetRoot = u.role >= ROLE.root
+            const canAct = meRoot || u.role < me.role
+            const targetRoot = isRoot(u.role)
             const busy = (a: string) => pending.has(`${u.id}:${a}`)
             const button = (action: ManageAction, label: string, extra: Record<string, unknown> = {}) => (
               <sl-button size="small" data-action={action} loading={busy(action)} onClick={() => actions.manage(u, action)} {...extra}>
@@ -77,8 +77,8 @@ export function UsersTable({ rows, me, actions, pending }: { rows: User[]; me: U
               <tr
                 key={u.id}
                 data-id={u.id}
-                data-state={userState(u)}
-                className={userState(u) === 'activated' ? undefined : 'tg-admin__row--shaded'}
+                data-state={userState(u.status, cancelled)}
+                className={userState(u.status, cancelled) === 'activated' ? undefined : 'tg-admin__row--shaded'}
               >
                 <td data-label="ID">{u.id}</td>
                 <td data-label={L('users.col.username')}>
@@ -97,7 +97,7 @@ export function UsersTable({ rows, me, actions, pending }: { rows: User[]; me: U
                 </td>
                 <td data-label={L('users.col.group')}>
                   <sl-tag size="small" variant="neutral">
-                    {u.group || 'default'}
+                    {u.group || DEFAULT_GROUP}
                   </sl-tag>
                 </td>
                 <td data-label={L('users.col.quota')}>
@@ -120,12 +120,12 @@ export function UsersTable({ rows, me, actions, pending }: { rows: User[]; me: U
                         {L('users.noPermission')}
                       </span>
                     )}
-                    {canAct && !cancelled && isRoot && u.role < ROLE.admin && button('promote', L('users.promote'))}
-                    {canAct && !cancelled && isRoot && u.role === ROLE.admin && button('demote', L('users.demote'))}
+                    {canAct && !cancelled && meRoot && !isAdmin(u.role) && button('promote', L('users.promote'))}
+                    {canAct && !cancelled && meRoot && u.role === ROLE.admin && button('demote', L('users.demote'))}
                     {canAct &&
                       !cancelled &&
                       !targetRoot &&
-                      (u.status === 1
+                      (u.status === USER_STATUS.enabled
                         ? button('disable', L('admin.disable'))
                         : button('enable', L('admin.enable'), { disabled: u.status === 3 }))}
                     {canAct && !cancelled && (

@@ -1,14 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT } from '../../i18n/t.ts'
+import { useT, problemMessage } from '../../i18n/t.ts'
 import * as walletApi from '../../api/wallet.ts'
 import { isApiError } from '../../api/errors.ts'
 import { $status } from '../../stores/status.ts'
 import { toast } from '../../stores/toasts.ts'
 import { formatQuota, quotaFromDollars } from '../../ui/format.ts'
 import { forcedAmount, submitPayForm } from './pay-form.ts'
-
-type Method = 'zfb' | 'wx'
+import { MIN_TOPUP_DEFAULT, minTopUpOr, topUpProblem, type PaymentMethod } from '../../../domain/wallet-rules.ts'
 
 const AMOUNT_DEBOUNCE_MS = 300
 
@@ -19,10 +18,11 @@ const AMOUNT_DEBOUNCE_MS = 300
 export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
   const t = useT()
   const status = useStore($status)
-  const min = Math.max(1, Math.ceil(status?.min_topup || 1))
+  const minTopUp = minTopUpOr(status?.min_topup)
+  const min = Math.max(MIN_TOPUP_DEFAULT, Math.ceil(minTopUp))
   const [amountText, setAmountText] = useState(String(min))
   const [payable, setPayable] = useState<number | null>(null)
-  const [method, setMethod] = useState<Method>('zfb')
+  const [method, setMethod] = useState<PaymentMethod>('zfb')
   const [confirming, setConfirming] = useState(false)
   const [paying, setPaying] = useState(false)
   const request = useRef(0)
@@ -86,8 +86,9 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
       toast.error(t('wallet.notEnabled'))
       return
     }
-    if (amount < (status.min_topup || 1)) {
-      toast.error(t('wallet.belowMin', { min: status.min_topup || 1 }))
+    const low = topUpProblem(amount, minTopUp)
+    if (low) {
+      toast.error(problemMessage(t, low))
       return
     }
     if (!payable) await fetchPayable(amount)
@@ -135,7 +136,7 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
         <sl-icon name="credit-card" aria-hidden="true"></sl-icon>
         {t('wallet.onlineTitle')}
       </h2>
-      <p className="tg-wallet-card__lead">{t('wallet.onlineLead', { min: status?.min_topup || 1 })}</p>
+      <p className="tg-wallet-card__lead">{t('wallet.onlineLead', { min: minTopUp })}</p>
       {off && (
         <p className="tg-wallet-card__off" id="tg-online-off" data-online-off="">
           <sl-icon name="info-circle" aria-hidden="true"></sl-icon>

@@ -1,4 +1,5 @@
 import type { PayOrder } from '../../api/wallet.ts'
+import { MIN_TOPUP_DEFAULT } from '../../../domain/wallet-rules.ts'
 
 /**
  * Hands the order to the payment platform the way it expects: a hidden POST form with the order's
@@ -25,5 +26,5 @@ export function submitPayForm(order: PayOrder, target = '_blank', doc: Document 
 /** The top-up amount input never goes below 1 (spec section 5); whole dollars. */
 export function forcedAmount(text: string): number {
   const n = Math.floor(Number(text))
-  return Number.isFinite(n) && n >= 1 ? n : 1
+  return Number.isFinite(n) && n >= MIN_TOPUP_DEFAULT ? n : MIN_TOPUP_DEFAULT
 }

@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT } from '../../i18n/t.ts'
+import { useT, problemMessage } from '../../i18n/t.ts'
 import * as walletApi from '../../api/wallet.ts'
 import { $status } from '../../stores/status.ts'
 import { refreshUser } from '../../stores/account.ts'
 import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { formatQuota } from '../../ui/format.ts'
+import { redeemCodeProblem } from '../../../domain/wallet-rules.ts'
 
 /**
  * Redemption-code entry: redeems the code, says how much quota it added, refreshes the balance
@@ -27,8 +28,9 @@ export function RedeemCard({ onRedeemed }: { onRedeemed?: (quota: number) => voi
     setMessage(null)
     setAdded(null)
     const key = code.trim()
-    if (!key) {
-      setMessage(t('wallet.codeMissing'))
+    const missing = redeemCodeProblem(key)
+    if (missing) {
+      setMessage(problemMessage(t, missing))
       return
     }
     setBusy(true)
