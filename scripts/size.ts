@@ -17,8 +17,8 @@ const LIB = 'dist/lib'
  * 140 kB of each; the console adds its shell and DOMPurify) plus about 3 %.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 268_100,
-  'tollgate-config.js': 23_000,
+  'tollgate.js': 270_900,
+  'tollgate-config.js': 23_200,
   'tollgate-console.js': 194_900,
   'tollgate-login.js': 169_900,
   'tollgate-register.js': 169_200,
@@ -27,12 +27,12 @@ const BUDGETS: Record<string, number> = {
   'tollgate-logs.js': 176_700,
   'tollgate-tokens.js': 176_100,
   'tollgate-dashboard.js': 174_800,
-  'tollgate-channels.js': 184_000,
+  'tollgate-channels.js': 185_400,
   'tollgate-users.js': 182_800,
-  'tollgate-redemptions.js': 178_000,
-  'tollgate-settings.js': 178_500,
+  'tollgate-redemptions.js': 179_200,
+  'tollgate-settings.js': 179_000,
   'tollgate-topup.js': 171_200,
-  'tollgate-tasks.js': 175_800,
+  'tollgate-tasks.js': 176_400,
   'tollgate-pricing.js': 172_100,
 }
 
