@@ -3,7 +3,7 @@ import { problem, type Problem } from './problem.ts'
 
 /** The form placeholders promise a username of at most 12 characters and a password of 8 to 20; only the 8 is the spec's rule. */
 export const USERNAME_MAX = 12
-export const PASSWORD_MIN = 8
+const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 20
 export const DISPLAY_NAME_MAX = 20
 

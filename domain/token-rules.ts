@@ -12,7 +12,7 @@ export const NEVER_EXPIRES = -1
 
 export const TOKEN_NAME_MAX = 30
 /** The comma-joined model limits of a token, at most this long. */
-export const MODEL_LIMITS_MAX = 1024
+const MODEL_LIMITS_MAX = 1024
 
 /** What the expiry and exhaustion rule reads of a token (as the wire and the table hold it). */
 export interface TokenLimits {
