@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts'
 import type { Env } from '../http.ts'
 import { RelayEngine } from './engine.ts'
 import { RelayError, errorResponse } from './errors.ts'
+import { authenticate } from './authenticate.ts'
 import type { Mode } from './adapters/index.ts'
 
 const engines = new WeakMap<AppContext, RelayEngine>()
@@ -84,7 +85,7 @@ export function relayRoutes(ctx: AppContext) {
 
   app.get('/v1/models', async (c) => {
     try {
-      const caller = await engine.authenticate(c)
+      const caller = await authenticate(engine, c)
       const data = engine.modelsFor(caller).map((id) => ({ id, object: 'model', created: 1626777600, owned_by: engine.ownerOf(id) }))
       return json({ object: 'list', data })
     } catch (err) {
@@ -93,7 +94,7 @@ export function relayRoutes(ctx: AppContext) {
   })
   app.get('/v1/models/:model{.+}', async (c) => {
     try {
-      const caller = await engine.authenticate(c)
+      const caller = await authenticate(engine, c)
       const id = c.req.param('model')
       if (!engine.modelsFor(caller).includes(id))
         throw new RelayError(
@@ -111,7 +112,7 @@ export function relayRoutes(ctx: AppContext) {
   // OpenAI's old billing endpoints, which many clients still call to show a balance
   const subscription = async (c: Context<Env>) => {
     try {
-      const { token, user } = await engine.authenticate(c)
+      const { token, user } = await authenticate(engine, c)
       const o = ctx.options
       let amount: number
       if (o.bool('DisplayTokenStatEnabled'))
@@ -132,7 +133,7 @@ export function relayRoutes(ctx: AppContext) {
   }
   const usage = async (c: Context<Env>) => {
     try {
-      const { token, user } = await engine.authenticate(c)
+      const { token, user } = await authenticate(engine, c)
       const o = ctx.options
       let used = o.bool('DisplayTokenStatEnabled') ? engine.ledger.tokenUsed(token) : engine.ledger.userUsed(user)
       if (o.bool('DisplayInCurrencyEnabled')) used /= o.quotaPerUnit
