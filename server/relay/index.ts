@@ -34,8 +34,49 @@ export function relayRoutes(ctx: AppContext) {
   const engine = new RelayEngine(ctx)
   engines.set(ctx, engine)
   engine.ledger.start()
+  followChanges(ctx, engine)
 
-  // caches follow the console's writes at once, and other instances' within a minute
+  const relay = (mode: Mode, path: string) => (c: Context<Env>) => engine.handle(c, mode, path)
+
+  app.options('/v1/*', () => new Response(null, { status: 204, headers: CORS }))
+  app.post('/v1/chat/completions', relay('chat', '/chat/completions'))
+  app.post('/v1/completions', relay('completions', '/completions'))
+  app.post('/v1/embeddings', relay('embeddings', '/embeddings'))
+  app.post('/v1/engines/:model/embeddings', relay('embeddings', '/embeddings'))
+  app.post('/v1/images/generations', relay('images', '/images/generations'))
+  app.post('/v1/moderations', relay('moderations', '/moderations'))
+  app.post('/v1/audio/speech', relay('speech', '/audio/speech'))
+  app.post('/v1/audio/transcriptions', relay('transcriptions', '/audio/transcriptions'))
+  app.post('/v1/audio/translations', relay('translations', '/audio/translations'))
+  app.post('/v1/messages', relay('messages', '/messages'))
+
+  modelRoutes(app, engine)
+  billingRoutes(app, ctx, engine)
+
+  const notImplemented = (c: Context<Env>) => relayError(c, new RelayError(501, 'API not implemented', 'api_not_implemented'))
+  for (const p of [
+    '/v1/images/edits',
+    '/v1/images/variations',
+    '/v1/edits',
+    '/v1/files',
+    '/v1/files/*',
+    '/v1/fine-tunes',
+    '/v1/fine-tunes/*',
+    '/v1/fine_tuning/*',
+  ]) {
+    app.all(p, notImplemented)
+  }
+  app.all('/v1/*', (c) =>
+    relayError(
+      c,
+      new RelayError(404, `Invalid URL (${c.req.method} ${new URL(c.req.url).pathname})`, 'invalid_url', 'invalid_request_error'),
+    ),
+  )
+  return app
+}
+
+/** The caches follow the console's writes at once (the bus), and other instances' within a minute. */
+function followChanges(ctx: AppContext, engine: RelayEngine): void {
   let channelReload: NodeJS.Timeout | null = null
   const offBus = ctx.bus.on((kind, id) => {
     if (kind === 'channels') {
@@ -68,21 +109,10 @@ export function relayRoutes(ctx: AppContext) {
     offOptions()
     await engine.close()
   })
+}
 
-  const relay = (mode: Mode, path: string) => (c: Context<Env>) => engine.handle(c, mode, path)
-
-  app.options('/v1/*', () => new Response(null, { status: 204, headers: CORS }))
-  app.post('/v1/chat/completions', relay('chat', '/chat/completions'))
-  app.post('/v1/completions', relay('completions', '/completions'))
-  app.post('/v1/embeddings', relay('embeddings', '/embeddings'))
-  app.post('/v1/engines/:model/embeddings', relay('embeddings', '/embeddings'))
-  app.post('/v1/images/generations', relay('images', '/images/generations'))
-  app.post('/v1/moderations', relay('moderations', '/moderations'))
-  app.post('/v1/audio/speech', relay('speech', '/audio/speech'))
-  app.post('/v1/audio/transcriptions', relay('transcriptions', '/audio/transcriptions'))
-  app.post('/v1/audio/translations', relay('translations', '/audio/translations'))
-  app.post('/v1/messages', relay('messages', '/messages'))
-
+/** /v1/models: the models the caller's key may use, and one of them. */
+function modelRoutes(app: Hono<Env>, engine: RelayEngine): void {
   app.get('/v1/models', async (c) => {
     try {
       const caller = await authenticate(engine, c)
@@ -108,8 +138,10 @@ export function relayRoutes(ctx: AppContext) {
       return relayError(c, err)
     }
   })
+}
 
-  // OpenAI's old billing endpoints, which many clients still call to show a balance
+/** OpenAI's old billing endpoints, which many clients still call to show a balance. */
+function billingRoutes(app: Hono<Env>, ctx: AppContext, engine: RelayEngine): void {
   const subscription = async (c: Context<Env>) => {
     try {
       const { token, user } = await authenticate(engine, c)
@@ -146,27 +178,6 @@ export function relayRoutes(ctx: AppContext) {
   app.get('/v1/dashboard/billing/subscription', subscription)
   app.get('/dashboard/billing/usage', usage)
   app.get('/v1/dashboard/billing/usage', usage)
-
-  const notImplemented = (c: Context<Env>) => relayError(c, new RelayError(501, 'API not implemented', 'api_not_implemented'))
-  for (const p of [
-    '/v1/images/edits',
-    '/v1/images/variations',
-    '/v1/edits',
-    '/v1/files',
-    '/v1/files/*',
-    '/v1/fine-tunes',
-    '/v1/fine-tunes/*',
-    '/v1/fine_tuning/*',
-  ]) {
-    app.all(p, notImplemented)
-  }
-  app.all('/v1/*', (c) =>
-    relayError(
-      c,
-      new RelayError(404, `Invalid URL (${c.req.method} ${new URL(c.req.url).pathname})`, 'invalid_url', 'invalid_request_error'),
-    ),
-  )
-  return app
 }
 
 function relayError(c: Context<Env>, err: unknown): Response {
