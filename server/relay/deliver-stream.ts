@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
+import type { RelayEngine } from './engine.ts'
 import type { Usage } from './pricing.ts'
 import type { Tokenizer } from './tokenizer.ts'
 import type { InFlight } from './in-flight.ts'
@@ -32,20 +33,15 @@ function errorEvent(message: string): string {
  * Node response when running under @hono/node-server (headers go out with the first bytes), else
  * as a web ReadableStream. Settles once, when the upstream ends or breaks off or the client leaves.
  */
-export function deliverStream(tokenizer: Tokenizer, flight: InFlight, answer: Answer, out: Outgoing): Response {
-  const body = answer.res.body as unknown as Readable
-  const pump = new StreamPump(
-    tokenizer,
-    flight,
-    body,
-    answer.adapter.stream(flight.call, answer.adapter.streamUsage && !flight.call.wantUsage),
-  )
+export function deliverStream(engine: RelayEngine, flight: InFlight, answer: Answer, out: Outgoing): Response {
+  const pump = new StreamPump(engine.tokenizer, flight, answer)
   const node = out.node
-  if (node && !node.headersSent && !node.destroyed) return toNode(pump, body, node, out.requestId)
-  return toWeb(pump, body)
+  if (node && !node.headersSent && !node.destroyed) return toNode(pump, node, out.requestId)
+  return toWeb(pump)
 }
 
-function toNode(pump: StreamPump, body: Readable, node: ServerResponse, requestId: string): Response {
+function toNode(pump: StreamPump, node: ServerResponse, requestId: string): Response {
+  const { body } = pump
   node.writeHead(200, { ...STREAM_HEADERS, 'x-request-id': requestId })
   pump.sink = {
     write(b) {
@@ -64,7 +60,8 @@ function toNode(pump: StreamPump, body: Readable, node: ServerResponse, requestI
   return ALREADY_SENT!
 }
 
-function toWeb(pump: StreamPump, body: Readable): Response {
+function toWeb(pump: StreamPump): Response {
+  const { body } = pump
   let controller!: ReadableStreamDefaultController<Uint8Array>
   pump.sink = {
     write(b) {
@@ -99,10 +96,11 @@ function toWeb(pump: StreamPump, body: Readable): Response {
  */
 class StreamPump {
   sink!: Sink
+  /** the upstream's answer */
+  readonly body: Readable
   private readonly framer = new SseFramer()
   private readonly tokenizer: Tokenizer
   private readonly flight: InFlight
-  private readonly body: Readable
   private readonly translator: StreamTranslator
   /** milliseconds from the request to the first bytes sent */
   private frt: number | undefined
@@ -110,11 +108,12 @@ class StreamPump {
   private clientGone = false
   private closed = false
 
-  constructor(tokenizer: Tokenizer, flight: InFlight, body: Readable, translator: StreamTranslator) {
+  constructor(tokenizer: Tokenizer, flight: InFlight, answer: Answer) {
     this.tokenizer = tokenizer
     this.flight = flight
-    this.body = body
-    this.translator = translator
+    this.body = answer.res.body as unknown as Readable
+    // the usage chunk we asked for (stream_options.include_usage) is hidden from a client that did not
+    this.translator = answer.adapter.stream(flight.call, answer.adapter.streamUsage && !flight.call.wantUsage)
   }
 
   listen(): void {
@@ -142,11 +141,7 @@ class StreamPump {
     this.sink.write(out)
   }
 
-  /**
-   * The one end: flushes a last unterminated event, closes the client stream (with the usage chunk
-   * if the client asked for it, counted when the upstream reported none) and settles what was
-   * produced. Whatever goes wrong here, the flight ends: released if nothing was settled.
-   */
+  /** The one end, whatever goes wrong in it: the flight is released if nothing was settled. */
   private finish(failed: Error | null): void {
     if (this.done) return
     this.done = true
@@ -154,30 +149,35 @@ class StreamPump {
       this.body.off('data', this.onData)
       const rest = this.framer.rest()
       if (rest && !this.clientGone) this.send(this.translator.segment(rest))
-      const note = {
-        frt: this.frt,
-        note: this.clientGone ? 'the client disconnected' : failed ? 'the upstream stream broke off' : undefined,
-      }
-      const usage = this.translator.usage
-      if (usage) {
-        this.close(usage, failed)
-        this.flight.settle(usage, note)
-        return
-      }
-      if (!this.flight.call.wantUsage) this.close(usageOf(0, 0), failed)
-      const counting = countUsage(this.tokenizer, this.flight.call, this.translator.produced(), null).catch(() => usageOf(0, 0))
-      this.flight.settleCounted(
-        counting.then((u) => {
-          this.close(u, failed)
-          return u
-        }),
-        note,
-      )
+      this.closeAndSettle(failed)
     } catch (err) {
       console.error('relay: ending a stream failed:', err)
     } finally {
       this.flight.release()
     }
+  }
+
+  /**
+   * Closes the client stream (with the usage chunk if the client asked for it, counted when the
+   * upstream reported none) and settles what was produced.
+   */
+  private closeAndSettle(failed: Error | null): void {
+    const note = { frt: this.frt, note: this.clientGone ? 'the client disconnected' : failed ? 'the upstream stream broke off' : undefined }
+    const usage = this.translator.usage
+    if (usage) {
+      this.close(usage, failed)
+      this.flight.settle(usage, note)
+      return
+    }
+    if (!this.flight.call.wantUsage) this.close(usageOf(0, 0), failed)
+    const counting = countUsage(this.tokenizer, this.flight.call, this.translator.produced(), null).catch(() => usageOf(0, 0))
+    this.flight.settleCounted(
+      counting.then((u) => {
+        this.close(u, failed)
+        return u
+      }),
+      note,
+    )
   }
 
   /** Ends the client stream once: the translator's trailer, or the error event of a broken upstream. */

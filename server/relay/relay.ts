@@ -25,7 +25,7 @@ export async function relay(engine: RelayEngine, c: Context<Env>, mode: Mode, pa
   try {
     const answer = await forward(engine, flight, pinned, c.req.raw.signal)
     const out = { node: nodeResponse(c), requestId: c.get('requestId') }
-    if (call.stream) return deliverStream(engine.tokenizer, flight, answer, out)
+    if (call.stream) return deliverStream(engine, flight, answer, out)
     return await deliver(engine, flight, answer, out)
   } catch (err) {
     flight.release()
