@@ -124,3 +124,26 @@ export function relayQuota(p: Price, usage: Usage, quotaPerUnit: number): number
   const q = Math.round((usage.prompt_tokens + Math.round(usage.completion_tokens * p.completionRatio)) * ratio)
   return ratio !== 0 && q <= 0 ? 1 : q
 }
+
+/**
+ * The quota of an image generation (server-semantics section 4): per call, the model's price (or
+ * 0.0025 USD times its ratio) times a size factor, a quality factor for dall-e-3 hd, the number of
+ * images and the group ratio.
+ */
+export function imageQuota(
+  json: { n?: unknown; size?: unknown; quality?: unknown },
+  model: string,
+  price: Price,
+  quotaPerUnit: number,
+): number {
+  const n = Math.max(1, Math.min(10, Number(json.n) || 1))
+  const size = String(json.size ?? '1024x1024')
+  const base = price.modelPrice >= 0 ? price.modelPrice : 0.0025 * price.modelRatio
+  let sizeRatio = 1
+  if (size === '256x256') sizeRatio = 0.4
+  else if (size === '512x512') sizeRatio = 0.45
+  else if (size.startsWith('1792') || size.endsWith('1792')) sizeRatio = 2
+  let quality = 1
+  if (model === 'dall-e-3' && json.quality === 'hd') quality = size.includes('1792') ? 1.5 : 2
+  return Math.round(base * sizeRatio * quality * n * price.groupRatio * quotaPerUnit)
+}

@@ -1,10 +1,14 @@
 import type { RelayEngine } from './engine.ts'
 import { channelFromRow, type ChannelState } from './state.ts'
-import { CHANNEL_STATUS } from '../../domain/statuses.ts'
-import { priceContent, priceOther } from './pricing.ts'
+import { priceContent, priceOther, type Usage } from './pricing.ts'
 import { relayQuota } from '../../domain/pricing.ts'
+import { CHANNEL_STATUS } from '../../domain/statuses.ts'
 import { splitBase } from './upstream.ts'
+import { readLimited, send } from './forward.ts'
+import { upstreamModelOf } from './choose.ts'
+import type { RelayCall } from './adapters/index.ts'
 import { channelTypeName } from '../../domain/channel-types.ts'
+import { extractUsage } from './adapters/openai.ts'
 
 export interface Tester {
   id: number
@@ -37,7 +41,7 @@ export async function loadChannel(engine: RelayEngine, id: number): Promise<Chan
  */
 export async function testChannel(engine: RelayEngine, ch: ChannelState, tester: Tester, model?: string): Promise<TestOutcome> {
   const m = testModelOf(ch, model)
-  const r = await engine.testChannel(ch, m)
+  const r = await probe(engine, ch, m)
   const now = Math.floor(Date.now() / 1000)
   await engine.ctx.db
     .updateTable('channels')
@@ -66,6 +70,51 @@ export async function testChannel(engine: RelayEngine, ch: ChannelState, tester:
     })
   }
   return { success: true, message: '', time: r.seconds }
+}
+
+type Probe = { ok: true; seconds: number; usage: Usage } | { ok: false; seconds: number; message: string }
+
+/**
+ * One real, non-stream chat call of at most one completion token, sent by the relay's own forward
+ * stage (the channel's adapter, model mapping and pool). Returns the seconds it took and the usage.
+ */
+async function probe(engine: RelayEngine, ch: ChannelState, model: string): Promise<Probe> {
+  const start = performance.now()
+  const secs = () => Math.round(performance.now() - start) / 1000
+  const call = probeCall(ch, model)
+  const sent = await send(engine.upstream, call, ch, AbortSignal.timeout(60_000))
+  if (!sent.ok) {
+    switch (sent.failure) {
+      case 'unsupported':
+        return { ok: false, seconds: 0, message: `channel test is not supported for this channel type (${channelTypeName(ch.type)})` }
+      case 'misconfigured':
+        return { ok: false, seconds: secs(), message: `channel ${ch.id} is misconfigured: ${sent.message}` }
+      case 'unreachable':
+        return { ok: false, seconds: secs(), message: `the upstream could not be reached: ${sent.message}` }
+      case 'refused':
+        return { ok: false, seconds: secs(), message: `status ${sent.error.status}: ${sent.error.message}` }
+    }
+  }
+  const text = Buffer.from(await readLimited(sent.res.body, 1024 * 1024))
+  let usage: Usage | null
+  try {
+    usage = sent.adapter.response(call, text, String(sent.res.headers['content-type'] ?? 'application/json')).usage
+  } catch (err) {
+    return { ok: false, seconds: secs(), message: `the upstream answer could not be read: ${(err as Error).message}` }
+  }
+  usage ??= extractUsage(text)
+  if (!usage) return { ok: false, seconds: secs(), message: 'the upstream answered without usage' }
+  return { ok: true, seconds: secs(), usage }
+}
+
+/** The test request: "hi", one completion token (max_completion_tokens for the o-series). */
+function probeCall(ch: ChannelState, model: string): RelayCall {
+  const upstreamModel = upstreamModelOf(ch, model)
+  const json: Record<string, any> = { model: upstreamModel, messages: [{ role: 'user', content: 'hi' }] }
+  if (/^o\d/.test(upstreamModel)) json.max_completion_tokens = 1
+  else json.max_tokens = 1
+  const raw = Buffer.from(JSON.stringify(json))
+  return { mode: 'chat', path: '/chat/completions', raw, json, contentType: 'application/json', model, stream: false, wantUsage: false }
 }
 
 export function testAllRunning(engine: RelayEngine): Promise<void> | undefined {

@@ -2,10 +2,11 @@ import { Hono, type Context } from 'hono'
 import type { AppContext } from '../context.ts'
 import type { Env } from '../http.ts'
 import { RelayEngine } from './engine.ts'
-import { RelayError, errorResponse } from './errors.ts'
-import type { Mode } from './adapters/index.ts'
 import { MODEL_CREATED } from '../../domain/channel-models.ts'
 import { NEVER_EXPIRES } from '../../domain/token-rules.ts'
+import { RelayError, errorResponse } from './errors.ts'
+import { authenticate } from './authenticate.ts'
+import type { Mode } from './adapters/index.ts'
 
 const engines = new WeakMap<AppContext, RelayEngine>()
 
@@ -35,8 +36,49 @@ export function relayRoutes(ctx: AppContext) {
   const engine = new RelayEngine(ctx)
   engines.set(ctx, engine)
   engine.ledger.start()
+  followChanges(ctx, engine)
 
-  // caches follow the console's writes at once, and other instances' within a minute
+  const relay = (mode: Mode, path: string) => (c: Context<Env>) => engine.handle(c, mode, path)
+
+  app.options('/v1/*', () => new Response(null, { status: 204, headers: CORS }))
+  app.post('/v1/chat/completions', relay('chat', '/chat/completions'))
+  app.post('/v1/completions', relay('completions', '/completions'))
+  app.post('/v1/embeddings', relay('embeddings', '/embeddings'))
+  app.post('/v1/engines/:model/embeddings', relay('embeddings', '/embeddings'))
+  app.post('/v1/images/generations', relay('images', '/images/generations'))
+  app.post('/v1/moderations', relay('moderations', '/moderations'))
+  app.post('/v1/audio/speech', relay('speech', '/audio/speech'))
+  app.post('/v1/audio/transcriptions', relay('transcriptions', '/audio/transcriptions'))
+  app.post('/v1/audio/translations', relay('translations', '/audio/translations'))
+  app.post('/v1/messages', relay('messages', '/messages'))
+
+  modelRoutes(app, engine)
+  billingRoutes(app, ctx, engine)
+
+  const notImplemented = (c: Context<Env>) => relayError(c, new RelayError(501, 'API not implemented', 'api_not_implemented'))
+  for (const p of [
+    '/v1/images/edits',
+    '/v1/images/variations',
+    '/v1/edits',
+    '/v1/files',
+    '/v1/files/*',
+    '/v1/fine-tunes',
+    '/v1/fine-tunes/*',
+    '/v1/fine_tuning/*',
+  ]) {
+    app.all(p, notImplemented)
+  }
+  app.all('/v1/*', (c) =>
+    relayError(
+      c,
+      new RelayError(404, `Invalid URL (${c.req.method} ${new URL(c.req.url).pathname})`, 'invalid_url', 'invalid_request_error'),
+    ),
+  )
+  return app
+}
+
+/** The caches follow the console's writes at once (the bus), and other instances' within a minute. */
+function followChanges(ctx: AppContext, engine: RelayEngine): void {
   let channelReload: NodeJS.Timeout | null = null
   const offBus = ctx.bus.on((kind, id) => {
     if (kind === 'channels') {
@@ -69,24 +111,13 @@ export function relayRoutes(ctx: AppContext) {
     offOptions()
     await engine.close()
   })
+}
 
-  const relay = (mode: Mode, path: string) => (c: Context<Env>) => engine.handle(c, mode, path)
-
-  app.options('/v1/*', () => new Response(null, { status: 204, headers: CORS }))
-  app.post('/v1/chat/completions', relay('chat', '/chat/completions'))
-  app.post('/v1/completions', relay('completions', '/completions'))
-  app.post('/v1/embeddings', relay('embeddings', '/embeddings'))
-  app.post('/v1/engines/:model/embeddings', relay('embeddings', '/embeddings'))
-  app.post('/v1/images/generations', relay('images', '/images/generations'))
-  app.post('/v1/moderations', relay('moderations', '/moderations'))
-  app.post('/v1/audio/speech', relay('speech', '/audio/speech'))
-  app.post('/v1/audio/transcriptions', relay('transcriptions', '/audio/transcriptions'))
-  app.post('/v1/audio/translations', relay('translations', '/audio/translations'))
-  app.post('/v1/messages', relay('messages', '/messages'))
-
+/** /v1/models: the models the caller's key may use, and one of them. */
+function modelRoutes(app: Hono<Env>, engine: RelayEngine): void {
   app.get('/v1/models', async (c) => {
     try {
-      const caller = await engine.authenticate(c)
+      const caller = await authenticate(engine, c)
       const data = engine.modelsFor(caller).map((id) => ({ id, object: 'model', created: MODEL_CREATED, owned_by: engine.ownerOf(id) }))
       return json({ object: 'list', data })
     } catch (err) {
@@ -95,7 +126,7 @@ export function relayRoutes(ctx: AppContext) {
   })
   app.get('/v1/models/:model{.+}', async (c) => {
     try {
-      const caller = await engine.authenticate(c)
+      const caller = await authenticate(engine, c)
       const id = c.req.param('model')
       if (!engine.modelsFor(caller).includes(id))
         throw new RelayError(
@@ -109,11 +140,13 @@ export function relayRoutes(ctx: AppContext) {
       return relayError(c, err)
     }
   })
+}
 
-  // OpenAI's old billing endpoints, which many clients still call to show a balance
+/** OpenAI's old billing endpoints, which many clients still call to show a balance. */
+function billingRoutes(app: Hono<Env>, ctx: AppContext, engine: RelayEngine): void {
   const subscription = async (c: Context<Env>) => {
     try {
-      const { token, user } = await engine.authenticate(c)
+      const { token, user } = await authenticate(engine, c)
       const o = ctx.options
       let amount: number
       if (o.bool('DisplayTokenStatEnabled'))
@@ -134,7 +167,7 @@ export function relayRoutes(ctx: AppContext) {
   }
   const usage = async (c: Context<Env>) => {
     try {
-      const { token, user } = await engine.authenticate(c)
+      const { token, user } = await authenticate(engine, c)
       const o = ctx.options
       let used = o.bool('DisplayTokenStatEnabled') ? engine.ledger.tokenUsed(token) : engine.ledger.userUsed(user)
       if (o.bool('DisplayInCurrencyEnabled')) used /= o.quotaPerUnit
@@ -147,27 +180,6 @@ export function relayRoutes(ctx: AppContext) {
   app.get('/v1/dashboard/billing/subscription', subscription)
   app.get('/dashboard/billing/usage', usage)
   app.get('/v1/dashboard/billing/usage', usage)
-
-  const notImplemented = (c: Context<Env>) => relayError(c, new RelayError(501, 'API not implemented', 'api_not_implemented'))
-  for (const p of [
-    '/v1/images/edits',
-    '/v1/images/variations',
-    '/v1/edits',
-    '/v1/files',
-    '/v1/files/*',
-    '/v1/fine-tunes',
-    '/v1/fine-tunes/*',
-    '/v1/fine_tuning/*',
-  ]) {
-    app.all(p, notImplemented)
-  }
-  app.all('/v1/*', (c) =>
-    relayError(
-      c,
-      new RelayError(404, `Invalid URL (${c.req.method} ${new URL(c.req.url).pathname})`, 'invalid_url', 'invalid_request_error'),
-    ),
-  )
-  return app
 }
 
 function relayError(c: Context<Env>, err: unknown): Response {

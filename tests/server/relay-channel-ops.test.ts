@@ -64,6 +64,17 @@ for (const dialect of dialects) {
       assert.match((await root.get(`/api/channel/test/${claudeLess}`)).body.message, /not supported for this channel type \(Suno\)/)
     })
 
+    it('reports a channel it cannot reach or cannot build a request for, as the relay does', async () => {
+      const closed = await f.channel({ key: 'test-closed', models: 'gpt-4o', baseUrl: 'http://127.0.0.1:1' })
+      const r = await root.get(`/api/channel/test/${closed}`)
+      assert.equal(r.body.success, false)
+      assert.match(r.body.message, /^the upstream could not be reached: /)
+      const bare = await f.channel({ type: 8, key: 'test-bare', models: 'gpt-4o', baseUrl: '' })
+      const m = await root.get(`/api/channel/test/${bare}`)
+      assert.equal(m.body.success, false)
+      assert.equal(m.body.message, `channel ${bare} is misconfigured: this channel has no base URL`)
+    })
+
     it('is for administrators only', async () => {
       const u = await f.s.user({ role: 1 })
       assert.equal((await u.get('/api/channel/test/1')).status, 403)
