@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { cors } from 'hono/cors'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
@@ -7,7 +7,8 @@ import bcrypt from 'bcryptjs'
 import type { Config } from './config.ts'
 import { ChangeBus, type AppContext } from './context.ts'
 import { openDatabase } from './db/index.ts'
-import { ApiError, type Env } from './http.ts'
+import { ApiError, Refusal, type Env } from './http.ts'
+import { localeOf, render, say, type Locale } from './i18n/index.ts'
 import { OptionStore } from './options.ts'
 import { RateLimiter, rateLimit } from './middleware/rate-limit.ts'
 import { apiRoutes } from './routes/index.ts'
@@ -58,15 +59,33 @@ async function ensureRoot(ctx: AppContext): Promise<void> {
     .execute()
 }
 
-function errorBody(err: unknown): { status: number; body: { success: false; message: string; data: unknown } } {
+/**
+ * The answer to a thrown error (DESIGN §3): a Refusal is HTTP 200 with success false; an ApiError
+ * keeps its status (401, 403, 413, 415, 429, or 400 for a body that is not JSON); anything else is
+ * a 500 and is logged. Messages are written in the caller's language.
+ */
+function errorBody(err: unknown, locale: Locale): { status: number; body: { success: false; message: string; data: unknown } } {
+  if (err instanceof Refusal) {
+    const data = err.data !== undefined ? err.data : err.field ? { field: err.field } : null
+    return { status: 200, body: { success: false, message: render(locale, err.text), data } }
+  }
   if (err instanceof ApiError) {
-    return { status: err.status, body: { success: false, message: err.message, data: err.field ? { field: err.field } : null } }
+    return {
+      status: err.status,
+      body: { success: false, message: render(locale, err.text), data: err.field ? { field: err.field } : null },
+    }
   }
   if (err instanceof HTTPException) {
     const status = err.status
-    return { status, body: { success: false, message: status === 413 ? 'request body is too large' : err.message, data: null } }
+    return { status, body: { success: false, message: status === 413 ? say(locale, 'body.tooLarge') : err.message, data: null } }
   }
-  return { status: 500, body: { success: false, message: 'server internal error', data: null } }
+  return { status: 500, body: { success: false, message: say(locale, 'server.internal'), data: null } }
+}
+
+/** An /api path that no route answers. */
+function noSuchCall(c: Context) {
+  const message = say(localeOf(c), 'api.noSuchCall', { method: c.req.method, path: new URL(c.req.url).pathname })
+  return c.json({ success: false, message, data: null }, 404)
 }
 
 /** Builds the whole server (database, options, routes) without opening a port. */
@@ -110,17 +129,15 @@ export async function createServer(config: Config): Promise<Server> {
     ),
   )
   for (const routes of apiRoutes) api.route('/', routes(ctx))
-  api.notFound((c) => c.json({ success: false, message: `no such call: ${c.req.method} ${new URL(c.req.url).pathname}`, data: null }, 404))
+  api.notFound(noSuchCall)
   api.onError((err, c) => {
-    const { status, body } = errorBody(err)
+    const { status, body } = errorBody(err, localeOf(c))
     if (status >= 500) console.error(`[${c.get('requestId')}]`, err)
     return c.json(body, status as 400)
   })
   app.route('/api', api)
   // hono does not use a mounted sub-app's notFound, so unknown /api paths are answered here.
-  app.all('/api/*', (c) =>
-    c.json({ success: false, message: `no such call: ${c.req.method} ${new URL(c.req.url).pathname}`, data: null }, 404),
-  )
+  app.all('/api/*', noSuchCall)
   app.route('/', relayRoutes(ctx))
 
   app.use('*', serveConsole(config.staticDir))

@@ -3,60 +3,104 @@ import { z } from 'zod'
 import type { UserRow } from './lib/users.ts'
 import type { AppContext } from './context.ts'
 import { QUOTA_MAX } from '../domain/quota.ts'
+import { localeOf, render, text, type MessageKey, type Params, type Text } from './i18n/index.ts'
 
 export type Env = { Variables: { user: UserRow; requestId: string; ctx: AppContext } }
 
-/** A failure with an HTTP status: 400 bad input (naming the field), 401, 403, 404, 429. */
+/**
+ * A message as routes write it: a catalogue key with its parameters, or (until every route has
+ * moved to the catalogue) a literal English sentence.
+ */
+export type Message = Text | MessageKey | (string & {})
+
+/**
+ * A failure with an HTTP status (DESIGN §3): 401 not signed in, 403 role too low, 413 body too
+ * large, 429 rate limited, 400 a body that is not JSON at all. Refusals of well-formed requests
+ * are not ApiErrors: they are Refusals, answered HTTP 200 with success false.
+ */
 export class ApiError extends Error {
-  status: 400 | 401 | 403 | 404 | 413 | 429 | 500 | 503
+  status: 400 | 401 | 403 | 413 | 415 | 429 | 500 | 503
+  text: Message
   field?: string
-  constructor(status: ApiError['status'], message: string, field?: string) {
-    super(message)
+  constructor(status: ApiError['status'], message: Message, field?: string) {
+    super(typeof message === 'string' ? message : message.key)
     this.status = status
+    this.text = message
     this.field = field
   }
 }
 
-/** A business failure: HTTP 200 with success false, as the spec's envelope expects. */
-export class Refusal extends Error {}
-
-export function ok(c: Context, data: unknown = null, message = '') {
-  return c.json({ success: true, message, data })
+/**
+ * A refused request (DESIGN §3, the family's convention): HTTP 200 `{success: false, message,
+ * data}`, with `data: {field}` when one field is to blame. Thrown anywhere below a route; the
+ * app's error handler writes it in the caller's language.
+ */
+export class Refusal extends Error {
+  text: Message
+  field?: string
+  data?: unknown
+  constructor(message: Message, opts: { field?: string; data?: unknown } = {}) {
+    super(typeof message === 'string' ? message : message.key)
+    this.text = message
+    this.field = opts.field
+    this.data = opts.data
+  }
 }
 
-export function fail(c: Context, message: string, data: unknown = null) {
-  return c.json({ success: false, message, data })
+/** Throws a refusal: `refuse('token.notFound')`, `refuse(text('x', {n}), { field: 'name' })`. */
+export function refuse(message: Message, opts: { field?: string; data?: unknown } = {}): never {
+  throw new Refusal(message, opts)
 }
 
-function describeIssue(issue: z.core.$ZodIssue): { field: string; message: string } {
+/** A message in the caller's language. */
+export function words(c: Context, message: Message, params?: Params): string {
+  if (typeof message === 'string' && params) return render(localeOf(c), text(message as MessageKey, params))
+  return render(localeOf(c), message)
+}
+
+export function ok(c: Context, data: unknown = null, message: Message = '') {
+  return c.json({ success: true, message: message === '' ? '' : words(c, message), data })
+}
+
+export function fail(c: Context, message: Message, data: unknown = null) {
+  return c.json({ success: false, message: words(c, message), data })
+}
+
+/** A zod issue as a message naming its field. A domain rule's problem travels in the issue's params. */
+function describeIssue(issue: z.core.$ZodIssue): { field: string; message: Text } {
   const field = issue.path.map(String).join('.') || 'body'
-  let message = issue.message
-  if (issue.code === 'invalid_type') message = `must be ${issue.expected}`
-  else if (issue.code === 'too_big')
-    message = issue.origin === 'string' ? `must be at most ${issue.maximum} characters` : `must be at most ${issue.maximum}`
-  else if (issue.code === 'too_small')
-    message = issue.origin === 'string' ? `must be at least ${issue.minimum} characters` : `must be at least ${issue.minimum}`
-  return { field, message: `${field} ${message}` }
+  const carried = (issue as { params?: { text?: Text } }).params?.text
+  if (carried) return { field, message: text(carried.key, { ...carried.params, field }) }
+  switch (issue.code) {
+    case 'invalid_type':
+      return { field, message: text('field.type', { field, expected: issue.expected }) }
+    case 'too_big':
+      return { field, message: text(issue.origin === 'string' ? 'field.maxChars' : 'field.max', { field, max: String(issue.maximum) }) }
+    case 'too_small':
+      return { field, message: text(issue.origin === 'string' ? 'field.minChars' : 'field.min', { field, min: String(issue.minimum) }) }
+    default:
+      return { field, message: text('field.invalid', { field, detail: issue.message }) }
+  }
 }
 
-/** Validates a value against a schema; a mismatch is a 400 naming the first bad field. */
+/** Validates a value against a schema; a mismatch is refused, naming the first bad field. */
 export function check<T>(schema: z.ZodType<T>, value: unknown): T {
   const r = schema.safeParse(value)
   if (r.success) return r.data
   const { field, message } = describeIssue(r.error.issues[0]!)
-  throw new ApiError(400, message, field)
+  throw new Refusal(message, { field })
 }
 
-/** Parses the JSON body and validates it; malformed JSON is a 400 too. */
+/** Parses the JSON body and validates it; a body that is not JSON at all is a 400. */
 export async function readBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
   let raw: unknown
-  const text = await c.req.text()
+  const body = await c.req.text()
   try {
-    raw = text === '' ? {} : JSON.parse(text)
+    raw = body === '' ? {} : JSON.parse(body)
   } catch {
-    throw new ApiError(400, 'request body is not valid JSON', 'body')
+    throw new ApiError(400, 'body.notJson', 'body')
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError(400, 'request body must be a JSON object', 'body')
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError(400, 'body.notObject', 'body')
   return check(schema, raw)
 }
 

@@ -1,6 +1,7 @@
 import { DEFAULT_OPTIONS } from '../options.ts'
 import { normaliseOption, optionProblem, optionRule, switchProblem } from '../../domain/option-rules.ts'
 import { problemText } from './problems.ts'
+import type { Text } from '../i18n/index.ts'
 
 export function isKnownOption(key: string): boolean {
   return Object.hasOwn(DEFAULT_OPTIONS, key)
@@ -15,7 +16,7 @@ export function isSwitchOption(key: string): boolean {
 /** Options whose value is a JSON object (a body may send it as an object rather than text). */
 export const isJsonOption = (key: string): boolean => optionRule(key)?.kind === 'json'
 
-export type Verdict = { ok: true; value: string } | { ok: false; message: string }
+export type Verdict = { ok: true; value: string } | { ok: false; message: Text }
 
 /**
  * Checks and normalises one option value (already in string form) before it is saved, with the

@@ -33,7 +33,7 @@ export function clientAddress(c: Parameters<MiddlewareHandler>[0]): string {
 export function rateLimit(limiter: RateLimiter, bucket: string, limit: () => number, windowSeconds: () => number): MiddlewareHandler<Env> {
   return async function rateLimitHandler(c, next) {
     if (limit() > 0 && !limiter.hit(`${bucket}:${clientAddress(c)}`, limit(), windowSeconds() * 1000)) {
-      throw new ApiError(429, 'too many requests, try again later')
+      throw new ApiError(429, 'rate.tooMany')
     }
     await next()
   }

@@ -65,9 +65,9 @@ export async function resolveUser(c: Context, ctx: AppContext): Promise<UserRow 
 export function requireRole(ctx: AppContext, role: number = ROLE.user): MiddlewareHandler<Env> {
   return async function requireRoleHandler(c, next) {
     const user = await resolveUser(c, ctx)
-    if (!user) throw new ApiError(401, 'not logged in or login expired, please log in again')
-    if (user.status !== USER_STATUS.enabled) throw new ApiError(403, 'this account has been disabled')
-    if (user.role < role) throw new ApiError(403, 'permission denied: your role cannot do this')
+    if (!user) throw new ApiError(401, 'auth.notLoggedIn')
+    if (user.status !== USER_STATUS.enabled) throw new ApiError(403, 'auth.disabled')
+    if (user.role < role) throw new ApiError(403, 'auth.forbidden')
     c.set('user', user)
     await next()
   }

@@ -3,7 +3,7 @@ import { sql, type Insertable, type Updateable } from 'kysely'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import type { ChannelsTable } from '../db/schema.ts'
-import { ApiError, check, fail, nowSeconds, ok, readBody, readQuery, type Env } from '../http.ts'
+import { Refusal, check, fail, nowSeconds, ok, readBody, readQuery, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
 import { deleteAbilities, rebuildAbilities, type ChannelRow } from '../lib/abilities.ts'
 import { problemText } from '../lib/problems.ts'
@@ -109,7 +109,7 @@ export function channelView(row: ChannelRow) {
 }
 
 function bad(field: string, message: string): never {
-  throw new ApiError(400, `${field} ${message}`, field)
+  throw new Refusal(`${field} ${message}`, { field })
 }
 
 /** A comma list normalised (trimmed, no blanks, no repeats), with each entry's length checked. */
@@ -125,20 +125,20 @@ function normaliseList(field: 'models' | 'group', value: string): string[] {
 
 /** A field rule's problem is a 400 naming the field. */
 function refuse(field: string, p: Problem | null): void {
-  if (p) bad(field, problemText(p))
+  if (p) throw new Refusal(problemText(p, field), { field })
 }
 
 type ChannelChanges = Updateable<ChannelsTable>
 
 /**
  * The column values a create or update body asks for, validated and normalised. Fields absent
- * from the body stay absent; a business refusal comes back as its text.
+ * from the body stay absent; a business refusal is thrown as a Refusal.
  */
-function channelChanges(body: ChannelInput, isNew: boolean): ChannelChanges | string {
+function channelChanges(body: ChannelInput, isNew: boolean): ChannelChanges {
   const out: ChannelChanges = {}
   if (body.name !== undefined) {
     const blank = nameAndKeyProblem(body.name, '', false)
-    if (blank) return problemText(blank)
+    if (blank) throw new Refusal(problemText(blank))
     out.name = body.name
   }
   if (body.type !== undefined) out.type = body.type
@@ -160,7 +160,7 @@ function channelChanges(body: ChannelInput, isNew: boolean): ChannelChanges | st
   if (body.models !== undefined || isNew) {
     const models = normaliseList('models', body.models ?? '')
     const p = modelsProblem(models)
-    if (p) return problemText(p)
+    if (p) throw new Refusal(problemText(p))
     out.models = models.join(',')
   }
   if (body.group !== undefined) {
@@ -362,7 +362,6 @@ export function channelsRoutes(ctx: AppContext) {
     if (missing) return fail(c, problemText(missing))
     if (keys.length > LIMIT.keys) bad('key', `must hold at most ${LIMIT.keys} keys, one per line`)
     const changes = channelChanges(body, true)
-    if (typeof changes === 'string') return fail(c, changes)
     withDefaultOther(changes)
     if (countOf(changes.models, 1) * countOf(changes.group, 1) * keys.length > LIMIT.abilitiesPerRequest) {
       bad('models', 'x group x keys would grant too many abilities at once')
@@ -396,7 +395,6 @@ export function channelsRoutes(ctx: AppContext) {
     const body = await readBody(c, updateBody)
     const { id, key, ...rest } = body
     const changes = channelChanges(rest, false)
-    if (typeof changes === 'string') return fail(c, changes)
     const newKey = (key ?? '').trim()
     if (newKey) changes.key = newKey
     const updated = await db.transaction().execute(async (tx) => {

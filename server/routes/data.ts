@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { sql } from 'kysely'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { ApiError, fail, nowSeconds, ok, readQuery, type Env } from '../http.ts'
+import { Refusal, fail, nowSeconds, ok, readQuery, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
 import { ROLE } from '../../domain/roles.ts'
 import { queryInt } from '../lib/query.ts'
@@ -20,7 +20,7 @@ const rangeQuery = z.object({
 function range(q: z.infer<typeof rangeQuery>, defaultSpan: number): { start: number; end: number } {
   const end = q.end_timestamp || nowSeconds()
   const start = q.start_timestamp ?? Math.max(0, end - defaultSpan)
-  if (start > end) throw new ApiError(400, 'end_timestamp must not be before start_timestamp', 'end_timestamp')
+  if (start > end) throw new Refusal('end_timestamp must not be before start_timestamp', { field: 'end_timestamp' })
   return { start, end }
 }
 

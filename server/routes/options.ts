@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { ApiError, fail, ok, readBody, type Env } from '../http.ts'
+import { Refusal, fail, ok, readBody, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
 import { ROLE } from '../../domain/roles.ts'
 import { DEFAULT_OPTIONS, isSecretOption } from '../options.ts'
@@ -14,7 +14,7 @@ function stringForm(key: string, value: unknown): string {
   if (typeof value === 'string') return value
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && isJsonOption(key)) return JSON.stringify(value, null, 2)
-  throw new ApiError(400, value === undefined ? 'value is required' : 'value must be a string, number or boolean', 'value')
+  throw new Refusal(value === undefined ? 'value is required' : 'value must be a string, number or boolean', { field: 'value' })
 }
 
 export function optionsRoutes(ctx: AppContext) {
@@ -28,7 +28,7 @@ export function optionsRoutes(ctx: AppContext) {
 
   app.on('PUT', ['/option/', '/option'], root, async (c) => {
     const body = await readBody(c, putBody)
-    if (!isKnownOption(body.key)) throw new ApiError(400, `key ${body.key.slice(0, 128)} is not a known option`, 'key')
+    if (!isKnownOption(body.key)) throw new Refusal(`key ${body.key.slice(0, 128)} is not a known option`, { field: 'key' })
     const verdict = checkOption(body.key, stringForm(body.key, body.value), (k) => ctx.options.get(k))
     if (!verdict.ok) return fail(c, verdict.message)
     await ctx.options.set(body.key, verdict.value)

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono'
 import { sql } from 'kysely'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { nowSeconds, readBody, type Env } from '../http.ts'
+import { nowSeconds, readBody, words, type Env, type Message } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
 import { EPAY_TYPES, epayForm, epayVerify } from '../lib/epay.ts'
 import { randomKey } from '../lib/users.ts'
@@ -43,8 +43,8 @@ export function payableCents(o: OptionStore, amount: number, group: string): num
 const money = (cents: number) => (cents / 100).toFixed(2)
 
 /** The answer shape of the wallet calls: message 'success' or 'error', data the payload or the reason. */
-function walletError(c: Context, reason: string) {
-  return c.json({ success: false, message: 'error', data: reason })
+function walletError(c: Context, reason: Message) {
+  return c.json({ success: false, message: 'error', data: words(c, reason) })
 }
 
 export function topupRoutes(ctx: AppContext) {
@@ -53,7 +53,7 @@ export function topupRoutes(ctx: AppContext) {
   const user = requireRole(ctx, ROLE.user)
 
   /** The amount check shared by /amount and /pay: a reason to refuse, or the payable cents. */
-  function price(amount: number, group: string): { reason: string } | { cents: number } {
+  function price(amount: number, group: string): { reason: Message } | { cents: number } {
     const low = topUpProblem(amount, minTopUpOr(o.num('MinTopUp')))
     if (low) return { reason: problemText(low) }
     const cents = payableCents(o, amount, group)

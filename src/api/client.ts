@@ -6,6 +6,7 @@ import { expireSession } from '../stores/session.ts'
 import { toast } from '../stores/toasts.ts'
 import { emitAppEvent } from '../stores/bus.ts'
 import { translate } from '../i18n/t.ts'
+import { $prefs } from '../stores/prefs.ts'
 import { ApiError } from './errors.ts'
 import type { Envelope } from './types.ts'
 
@@ -15,6 +16,8 @@ const $http = computed($config, (config) => {
     .addon(QueryStringAddon)
     .options({ credentials: isCrossOrigin(config.apiBase) ? 'include' : 'same-origin' })
     .accept('application/json')
+  // a header no link or form can send: the server's CSRF check for cookie sessions reads it
+  if (!isCrossOrigin(config.apiBase)) w = w.headers({ 'X-Tollgate-Client': '1' })
   if (config.accessToken) w = w.auth(`Bearer ${config.accessToken}`)
   return w
 })
@@ -68,7 +71,8 @@ function parseBody(text: string): Partial<Envelope<unknown>> | null {
  * an ApiError so the caller stops.
  */
 export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<Envelope<T>> {
-  let w = $http.get().url(path)
+  // the server answers in the language the console shows (DESIGN §3)
+  let w = $http.get().url(path).headers({ 'Accept-Language': $prefs.get().locale === 'zh' ? 'zh-CN' : 'en' })
   if (options.query) w = w.query(cleanQuery(options.query))
   if (options.body !== undefined) w = w.json(options.body as object)
   let envelope: Partial<Envelope<T>> | null

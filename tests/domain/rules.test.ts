@@ -26,6 +26,7 @@ import { isAdmin, isRoot, roleTier, userState } from '../../domain/roles.ts'
 import { parseInteger, splitList } from '../../domain/text.ts'
 import { minTopUpOr, redeemCodeProblem, topUpProblem } from '../../domain/wallet-rules.ts'
 import { problemText } from '../../server/lib/problems.ts'
+import { render } from '../../server/i18n/index.ts'
 
 const id = (p: Problem | null) => p?.id ?? null
 
@@ -155,10 +156,11 @@ describe('problems', () => {
     assert.equal(firstProblem(null, null), null)
   })
 
-  it("are worded by the server with every parameter filled in, and by the console's templates the same way", () => {
-    assert.equal(problemText(passwordProblem('short')!), 'must be at least 8 characters')
-    assert.equal(problemText(transferProblem(1, 500000)!), 'the transfer amount is at least 500000')
-    assert.equal(problemText(topUpProblem(0, 5)!), 'top-up amount cannot be less than 5')
+  it("are worded by the server in both languages with every parameter filled in, and by the console's templates the same way", () => {
+    assert.equal(render('en', problemText(passwordProblem('short')!, 'password')), 'password must be at least 8 characters')
+    assert.equal(render('zh-CN', problemText(passwordProblem('short')!, 'password')), 'password 至少需要 8 个字符')
+    assert.equal(render('en', problemText(transferProblem(1, 500000)!)), 'the transfer amount is at least 500000')
+    assert.equal(render('en', problemText(topUpProblem(0, 5)!)), 'top-up amount cannot be less than 5')
     assert.equal(fillParams('{a} and {b}', { a: 1 }), '1 and {b}')
   })
 })

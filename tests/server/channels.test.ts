@@ -2,7 +2,7 @@ import { after, before, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { dialects, startServer, type Client, type TestServer } from './helpers.ts'
+import { dialects, startServer, type Client, type TestServer, assertRefused } from './helpers.ts'
 import { CHANNEL_TYPES, channelTypeName } from '../../domain/channel-types.ts'
 import { abilitiesOf } from '../../server/lib/abilities.ts'
 
@@ -180,7 +180,7 @@ for (const dialect of dialects) {
       assert.equal(mapped.weight, 0)
     })
 
-    it('answers 400 naming the field for bad mappings, priority and base_url, writing nothing', async () => {
+    it('refuses, naming the field, bad mappings, priority and base_url, writing nothing', async () => {
       const cases: Array<[Record<string, unknown>, string]> = [
         [{ model_mapping: '{not json' }, 'model_mapping'],
         [{ model_mapping: '["a"]' }, 'model_mapping'],
@@ -201,7 +201,7 @@ for (const dialect of dialects) {
       ]
       for (const [body, field] of cases) {
         const r = await admin.post('/api/channel/', { ...base, ...body })
-        assert.equal(r.status, 400, `${JSON.stringify(body)} -> ${r.status} ${r.body.message}`)
+        assertRefused(r, `${JSON.stringify(body)} -> ${r.status} ${r.body.message}`)
         assert.equal(r.body.success, false)
         assert.match(r.body.message, new RegExp(`^${field}\\b`), r.body.message)
         assert.equal(r.body.data?.field, field)
@@ -249,8 +249,8 @@ for (const dialect of dialects) {
       assert.equal((await admin.get('/api/channel/?page_size=500')).body.data.length, 100)
       assert.equal((await admin.get('/api/channel/?page_size=100&p=1')).body.data.length, 5)
       assert.equal((await admin.get('/api/channel/?page_size=-1')).body.data.length, 10)
-      assert.equal((await admin.get('/api/channel/?p=-1')).status, 400)
-      assert.equal((await admin.get('/api/channel/?p=abc')).status, 400)
+      assertRefused(await admin.get('/api/channel/?p=-1'))
+      assertRefused(await admin.get('/api/channel/?p=abc'))
     })
 
     it('searches by id, name, exact key, group, model and status', async () => {
@@ -278,7 +278,7 @@ for (const dialect of dialects) {
       assert.deepEqual(await ids('status='), [a.id, b.id].sort())
       assert.deepEqual(await ids(''), [a.id, b.id].sort())
       assert.deepEqual(await ids('keyword=beta&status=1'), [])
-      assert.equal((await admin.get('/api/channel/search?status=9')).status, 400)
+      assertRefused(await admin.get('/api/channel/search?status=9'))
     })
 
     it('returns one channel whole, key included', async () => {
@@ -366,10 +366,10 @@ for (const dialect of dialects) {
       const before = await s.ctx.db.selectFrom('channels').selectAll().where('id', '=', ch.id).executeTakeFirstOrThrow()
       assert.equal((await admin.put('/api/channel/', { id: ch.id, models: ' , ' })).body.message, 'choose at least one model')
       assert.equal((await admin.put('/api/channel/', { id: ch.id, name: '' })).body.message, 'please fill in the channel name and key')
-      assert.equal((await admin.put('/api/channel/', { id: ch.id, model_mapping: '{' })).status, 400)
-      assert.equal((await admin.put('/api/channel/', { id: ch.id, priority: -1000 })).status, 400)
-      assert.equal((await admin.put('/api/channel/', { id: 'x', status: 1 })).status, 400)
-      assert.equal((await admin.put('/api/channel/', { status: 1 })).status, 400)
+      assertRefused(await admin.put('/api/channel/', { id: ch.id, model_mapping: '{' }))
+      assertRefused(await admin.put('/api/channel/', { id: ch.id, priority: -1000 }))
+      assertRefused(await admin.put('/api/channel/', { id: 'x', status: 1 }))
+      assertRefused(await admin.put('/api/channel/', { status: 1 }))
       const after = await s.ctx.db.selectFrom('channels').selectAll().where('id', '=', ch.id).executeTakeFirstOrThrow()
       assert.deepEqual(after, before)
       const missing = await admin.put('/api/channel/', { id: 999999, status: 2 })
@@ -575,12 +575,12 @@ for (const dialect of dialects) {
 
     it('refuses an unknown act or a type that does not fit it', async () => {
       const unknown = await admin.post('/api/channel/dooy', { act: 'check_luma', type: 43, status: 1 })
-      assert.equal(unknown.status, 400)
+      assertRefused(unknown)
       assert.match(unknown.body.message, /^act /)
       const wrongType = await admin.post('/api/channel/dooy', { act: 'check_suno', type: 45, status: 1 })
-      assert.equal(wrongType.status, 400)
+      assertRefused(wrongType)
       assert.match(wrongType.body.message, /^type must be 41/)
-      assert.equal((await admin.post('/api/channel/dooy', { type: 41 })).status, 400)
+      assertRefused(await admin.post('/api/channel/dooy', { type: 41 }))
     })
   })
 }

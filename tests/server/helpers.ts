@@ -3,6 +3,7 @@
  * driven through `app.request` (no port). SQLite always; PostgreSQL when TEST_DATABASE_URL is set
  * (each server gets a fresh database of its own on that PostgreSQL, dropped on close).
  */
+import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -171,4 +172,14 @@ export async function startServer(dialect: Dialect = 'sqlite', overrides: Partia
     },
   })
   return ts
+}
+
+/**
+ * A refused request (DESIGN §3): HTTP 200 with success false, as the family's clients expect; with
+ * `field`, the refusal names that field in data.field.
+ */
+export function assertRefused(r: Reply, what = '', field?: string): void {
+  assert.equal(r.status, 200, `${what} -> HTTP ${r.status} ${r.body?.message ?? ''}`.trim())
+  assert.equal(r.body.success, false, `${what} -> success ${r.body.success}`.trim())
+  if (field !== undefined) assert.equal(r.body.data?.field, field, what)
 }

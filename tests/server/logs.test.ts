@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { dialects, startServer, Client, type TestServer } from './helpers.ts'
+import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
 import { chooseWalk, listLogsQuery, type LogFilter, type Walk } from '../../server/lib/logs.ts'
 
 const T0 = 1_700_000_000
@@ -153,7 +153,7 @@ for (const dialect of dialects) {
       assert.deepEqual((await bob.get('/api/log/self/stat?model_name=claude')).body.data, { quota: 0, token: 0 })
     })
 
-    it('refuses malformed filters with a 400 naming the field', async () => {
+    it('refuses malformed filters naming the field', async () => {
       for (const [q, field] of [
         ['p=-1', 'p'],
         ['p=abc', 'p'],
@@ -164,10 +164,10 @@ for (const dialect of dialects) {
         [`model_name=${'m'.repeat(300)}`, 'model_name'],
       ]) {
         const r = await root.get(`/api/log/?${q}`)
-        assert.equal(r.status, 400, q)
+        assertRefused(r, q)
         assert.match(r.body.message, new RegExp(field!))
       }
-      assert.equal((await alice.get('/api/log/self/stat?start_timestamp=x')).status, 400)
+      assertRefused(await alice.get('/api/log/self/stat?start_timestamp=x'))
     })
 
     it('deletes logs older than the target and answers the count', async () => {
@@ -181,7 +181,7 @@ for (const dialect of dialects) {
         '?target_timestamp=1.5',
       ]) {
         const r = await admin.del(`/api/log/${q}`)
-        assert.equal(r.status, 400, q)
+        assertRefused(r, q)
         assert.match(r.body.message, /target_timestamp/)
       }
       assert.equal((await s.ctx.db.selectFrom('logs').select('id').execute()).length >= 30, true)

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash, createHmac } from 'node:crypto'
-import { dialects, startServer, Client, type Reply, type TestServer } from './helpers.ts'
+import { dialects, startServer, Client, type Reply, type TestServer, assertRefused } from './helpers.ts'
 
 /** A loopback HTTP server answering with `handle`; records every request. */
 async function fakeServer(handle: (req: IncomingMessage, body: string, res: ServerResponse) => void) {
@@ -273,7 +273,7 @@ for (const dialect of dialects) {
           process.env.GITHUB_OAUTH_URL = github.base
         }
         st = await startState(c)
-        assert.equal((await st.call(`/api/oauth/github?state=${st.state}`)).status, 400)
+        assertRefused(await st.call(`/api/oauth/github?state=${st.state}`))
       })
 
       it('is refused while GitHub sign-in is off', async () => {
@@ -308,7 +308,7 @@ for (const dialect of dialects) {
         const r = await new Client(s).get('/api/oauth/wechat?code=123456')
         assert.equal(r.body.success, false)
         assert.equal(r.body.message, 'invalid verification code')
-        assert.equal((await s.anon.get('/api/oauth/wechat')).status, 400)
+        assertRefused(await s.anon.get('/api/oauth/wechat'))
         await s.ctx.options.set('WeChatServerToken', 'wrong')
         try {
           assert.equal((await new Client(s).get('/api/oauth/wechat?code=wx-x')).body.message, 'unauthorised')

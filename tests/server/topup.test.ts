@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
-import { dialects, startServer, type TestServer } from './helpers.ts'
+import { dialects, startServer, type TestServer, assertRefused } from './helpers.ts'
 import { NOT_ENABLED } from '../../server/routes/topup.ts'
 
 const KEY = 'epay-merchant-key'
@@ -90,15 +90,15 @@ for (const dialect of dialects) {
       assert.equal((await u.post('/api/user/amount', { amount: 5 })).body.success, true)
     })
 
-    it('is 400 naming the field for a malformed amount or payment method', async () => {
+    it('refuses, naming the field, a malformed amount or payment method', async () => {
       const u = await s.user()
       for (const amount of ['abc', 1.5, 1e12]) {
         const r = await u.post('/api/user/amount', { amount })
-        assert.equal(r.status, 400, String(amount))
+        assertRefused(r, String(amount))
         assert.equal(r.body.data.field, 'amount')
       }
       const r = await u.post('/api/user/pay', { amount: 2, payment_method: 'btc' })
-      assert.equal(r.status, 400)
+      assertRefused(r)
       assert.equal(r.body.data.field, 'payment_method')
     })
 

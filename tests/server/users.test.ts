@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { dialects, startServer, Client, type TestServer } from './helpers.ts'
+import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
 
 for (const dialect of dialects) {
   describe(`admin users (${dialect})`, () => {
@@ -81,7 +81,7 @@ for (const dialect of dialects) {
       assert.equal((await admin.get('/api/user/1')).body.success, false)
       assert.equal((await root.get(`/api/user/${other.id}`)).body.success, true)
       assert.match((await root.get('/api/user/999999')).body.message, /not found/)
-      assert.equal((await root.get('/api/user/99999999999999999999999')).status, 400)
+      assertRefused(await root.get('/api/user/99999999999999999999999'))
     })
 
     it('creates users with a hashed password and a role below the caller', async () => {
@@ -102,12 +102,12 @@ for (const dialect of dialects) {
       assert.equal(byRoot.body.data.role, 10)
       assert.match((await admin.post('/api/user/', { username: 'newbie', password: 'another-pass' })).body.message, /taken/)
       const long = await admin.post('/api/user/', { username: 'x'.repeat(13), password: 'long-enough' })
-      assert.equal(long.status, 400)
+      assertRefused(long)
       assert.match(long.body.message, /username/)
       const short = await admin.post('/api/user/', { username: 'shorty', password: 'short' })
-      assert.equal(short.status, 400)
+      assertRefused(short)
       assert.match(short.body.message, /password/)
-      assert.equal((await admin.post('/api/user/', { username: 'longpass', password: 'p'.repeat(21) })).status, 400)
+      assertRefused(await admin.post('/api/user/', { username: 'longpass', password: 'p'.repeat(21) }))
       assert.equal(
         await s.ctx.db.selectFrom('users').select('id').where('username', 'in', ['shorty', 'longpass']).executeTakeFirst(),
         undefined,
@@ -142,9 +142,9 @@ for (const dialect of dialects) {
       )
       assert.equal((await root.put('/api/user/', { id: u.id, password: 'fresh-password' })).body.success, true)
       assert.equal(await login(u.username, 'fresh-password'), true)
-      assert.equal((await root.put('/api/user/', { id: u.id, quota: 1.5 })).status, 400)
-      assert.equal((await root.put('/api/user/', { id: u.id, quota: -1 })).status, 400)
-      assert.equal((await root.put('/api/user/', { id: u.id, quota: '100' })).status, 400)
+      assertRefused(await root.put('/api/user/', { id: u.id, quota: 1.5 }))
+      assertRefused(await root.put('/api/user/', { id: u.id, quota: -1 }))
+      assertRefused(await root.put('/api/user/', { id: u.id, quota: '100' }))
       assert.equal((await row(u.id))!.quota, 2500)
     })
 
@@ -200,8 +200,8 @@ for (const dialect of dialects) {
       assert.match((await root.post('/api/user/manage', { id: u.id, action: 'enable' })).body.message, /cancelled/)
       assert.equal((await root.post('/api/user/manage', { id: u.id, action: 'delete' })).body.success, true)
       assert.equal((await root.post('/api/user/manage', { id: u.id, action: 'delete' })).body.success, false)
-      assert.equal((await root.post('/api/user/manage', { id: 5, action: 'explode' })).status, 400)
-      assert.equal((await root.post('/api/user/manage', { action: 'enable' })).status, 400)
+      assertRefused(await root.post('/api/user/manage', { id: 5, action: 'explode' }))
+      assertRefused(await root.post('/api/user/manage', { action: 'enable' }))
     })
 
     it('lists the group names of GroupRatio', async () => {

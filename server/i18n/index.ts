@@ -1,0 +1,82 @@
+/**
+ * The server speaks the caller's language (DESIGN §3): every message a route writes is a key of
+ * the catalogue (server/i18n/messages/*.ts, English and Simplified Chinese side by side), turned
+ * into words only when the answer is written, in the language of the request's Accept-Language
+ * (the elements send the language they show). The spec's English wording is kept verbatim.
+ */
+import type { Context } from 'hono'
+import { fillParams } from '../../domain/problem.ts'
+import { common } from './messages/common.ts'
+import { problems } from './messages/problems.ts'
+
+export type Locale = 'en' | 'zh-CN'
+export type Params = Readonly<Record<string, string | number>>
+
+/** One message in both languages. */
+export interface Words {
+  readonly en: string
+  readonly zh: string
+}
+
+/** Every catalogue, merged. A new area adds its file here. */
+const CATALOG = {
+  ...common,
+  ...problems,
+} satisfies Record<string, Words>
+
+export type MessageKey = keyof typeof CATALOG
+
+/** A message not yet in words: its key and parameters, rendered in the reader's language. */
+export interface Text {
+  readonly key: MessageKey
+  readonly params?: Params
+}
+
+export function text(key: MessageKey, params?: Params): Text {
+  return params ? { key, params } : { key }
+}
+
+export function isMessageKey(value: string): value is MessageKey {
+  return Object.hasOwn(CATALOG, value)
+}
+
+/** The language of an Accept-Language value: the first of its languages we speak (by q), else English. */
+export function parseAcceptLanguage(header: string | undefined | null): Locale {
+  if (!header) return 'en'
+  let best: { locale: Locale; q: number } | null = null
+  for (const part of header.split(',')) {
+    const [tag = '', ...rest] = part.trim().split(';')
+    const qParam = rest.find((r) => r.trim().startsWith('q='))
+    const q = qParam ? Number(qParam.trim().slice(2)) : 1
+    if (!Number.isFinite(q) || q <= 0) continue
+    const lang = tag.trim().toLowerCase()
+    const locale: Locale | null = lang.startsWith('zh') ? 'zh-CN' : lang.startsWith('en') ? 'en' : null
+    if (locale && (!best || q > best.q)) best = { locale, q }
+  }
+  return best?.locale ?? 'en'
+}
+
+const LOCALE = Symbol('locale')
+
+/** The caller's language, read once per request. */
+export function localeOf(c: Context): Locale {
+  const holder = c as unknown as { [LOCALE]?: Locale }
+  return (holder[LOCALE] ??= parseAcceptLanguage(c.req.header('accept-language')))
+}
+
+/** A message in words. */
+export function say(locale: Locale, key: MessageKey, params?: Params): string {
+  const words = CATALOG[key] as Words
+  return fillParams(locale === 'zh-CN' ? words.zh : words.en, params)
+}
+
+/** A Text, or (while routes move to the catalogue) a literal English string, in the caller's language. */
+export function render(locale: Locale, message: Text | string): string {
+  if (typeof message === 'string') return isMessageKey(message) ? say(locale, message) : message
+  return say(locale, message.key, message.params)
+}
+
+/** Both languages of every key (the catalogue tests read it). */
+export function catalog(): Readonly<Record<string, Words>> {
+  return CATALOG
+}

@@ -1,0 +1,46 @@
+import { describe, it, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { catalog, parseAcceptLanguage } from '../../server/i18n/index.ts'
+import { dialects, startServer, type TestServer } from './helpers.ts'
+
+describe('the server catalogue', () => {
+  it('reads the caller language from Accept-Language, English by default', () => {
+    assert.equal(parseAcceptLanguage(undefined), 'en')
+    assert.equal(parseAcceptLanguage('zh-CN'), 'zh-CN')
+    assert.equal(parseAcceptLanguage('zh'), 'zh-CN')
+    assert.equal(parseAcceptLanguage('fr-FR, zh-TW;q=0.8, en;q=0.5'), 'zh-CN')
+    assert.equal(parseAcceptLanguage('en-GB, zh;q=0.2'), 'en')
+    assert.equal(parseAcceptLanguage('de'), 'en')
+  })
+
+  it('words every message in both languages, with the same parameters', () => {
+    for (const [key, words] of Object.entries(catalog())) {
+      assert.ok(words.en.trim(), `${key}: English text`)
+      assert.ok(words.zh.trim(), `${key}: Chinese text`)
+      const names = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
+      if (key !== 'field.invalid') assert.deepEqual(names(words.zh), names(words.en), `${key}: parameters`)
+    }
+  })
+})
+
+for (const dialect of dialects) {
+  describe(`messages in the caller's language (${dialect})`, () => {
+    let s: TestServer
+    before(async () => {
+      s = await startServer(dialect)
+    })
+    after(() => s.close())
+
+    it('answers 401, a refusal and an unknown call in Chinese when asked, in English otherwise', async () => {
+      const zh = { 'accept-language': 'zh-CN' }
+      assert.equal((await s.anon.call('GET', '/api/user/self', undefined, zh)).body.message, '未登录或登录已过期，请重新登录')
+      assert.equal((await s.anon.get('/api/user/self')).body.message, 'not logged in or login expired, please log in again')
+      const short = await s.anon.call('POST', '/api/user/register', { username: 'zhuser', password: 'short' }, zh)
+      assert.equal(short.status, 200)
+      assert.equal(short.body.success, false)
+      assert.equal(short.body.data.field, 'password')
+      assert.equal(short.body.message, 'password 至少需要 8 个字符')
+      assert.equal((await s.anon.call('GET', '/api/nothing/here', undefined, zh)).body.message, '没有这个接口：GET /api/nothing/here')
+    })
+  })
+}
