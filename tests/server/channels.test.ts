@@ -4,7 +4,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import type { AddressInfo } from 'node:net'
 import { dialects, startServer, type Client, type TestServer, assertRefused } from './helpers.ts'
 import { CHANNEL_TYPES, channelTypeName } from '../../domain/channel-types.ts'
-import { abilitiesOf } from '../../server/lib/abilities.ts'
+import { abilitiesOf } from '../../server/db/abilities.ts'
 
 interface Seen {
   method: string
@@ -486,7 +486,7 @@ for (const dialect of dialects) {
       const down = await create({ type: 1, key: 'sk-good', base_url: `http://127.0.0.1:${await closedPort()}` })
       const r2 = await admin.get(`/api/channel/fetch_models/${down.id}`)
       assert.equal(r2.body.success, false)
-      assert.match(r2.body.message, /^fetching model list failed: ECONNREFUSED/)
+      assert.match(r2.body.message, /^fetching model list failed: the upstream could not be reached \(ECONNREFUSED\)$/)
       assert.equal((await admin.get('/api/channel/fetch_models/999999')).body.success, false)
     })
 

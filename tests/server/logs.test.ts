@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
-import { chooseWalk, listLogsQuery, type LogFilter, type Walk } from '../../server/lib/logs.ts'
+import { chooseWalk, listLogsQuery, type LogFilter, type Walk } from '../../server/db/logs.ts'
 
 const T0 = 1_700_000_000
 

@@ -68,11 +68,11 @@ for (const dialect of dialects) {
       const closed = await f.channel({ key: 'test-closed', models: 'gpt-4o', baseUrl: 'http://127.0.0.1:1' })
       const r = await root.get(`/api/channel/test/${closed}`)
       assert.equal(r.body.success, false)
-      assert.match(r.body.message, /^the upstream could not be reached: /)
+      assert.match(r.body.message, /^channel test failed: the upstream could not be reached: /)
       const bare = await f.channel({ type: 8, key: 'test-bare', models: 'gpt-4o', baseUrl: '' })
       const m = await root.get(`/api/channel/test/${bare}`)
       assert.equal(m.body.success, false)
-      assert.equal(m.body.message, `channel ${bare} is misconfigured: this channel has no base URL`)
+      assert.equal(m.body.message, `channel test failed: channel ${bare} is misconfigured: this channel has no base URL`)
     })
 
     it('is for administrators only', async () => {
