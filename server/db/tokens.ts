@@ -86,7 +86,7 @@ export async function setTokenStatus(
   let update = db.updateTable('tokens').set({ status }).where('id', '=', id).where('user_id', '=', userId)
   if (status === TOKEN_STATUS.enabled) {
     const limit = tokenLimitSql(now)
-    update = update.where(sql<boolean>`not (${sql.raw(limit.expired)}) and not (${sql.raw(limit.exhausted)})`)
+    update = update.where(sql<boolean>`(not (${sql.raw(limit.expired)}) and not (${sql.raw(limit.exhausted)}))`)
   }
   const written = await update.returningAll().executeTakeFirst()
   if (written) return { row: written, written: true }
@@ -120,7 +120,8 @@ export async function storeReachedLimits(
     .where('user_id', '=', userId)
     .where('id', 'in', ids)
     .where('status', '=', TOKEN_STATUS.enabled)
-    .where(sql<boolean>`(${sql.raw(limit.expired)}) or (${sql.raw(limit.exhausted)})`)
+    // parenthesised whole: kysely joins the conditions with AND and does not wrap a raw one
+    .where(sql<boolean>`((${sql.raw(limit.expired)}) or (${sql.raw(limit.exhausted)}))`)
     .returning(['id', 'status'])
     .execute()
   return new Map(rows.map((r) => [r.id, r.status]))
