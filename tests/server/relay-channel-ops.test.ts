@@ -75,6 +75,21 @@ for (const dialect of dialects) {
       assert.equal(m.body.message, `channel test failed: channel ${bare} is misconfigured: this channel has no base URL`)
     })
 
+    it("answers in the caller's language, and refuses an id out of range without a 500", async () => {
+      const zh = { 'accept-language': 'zh-CN' }
+      const closed = await f.channel({ key: 'test-closed-zh', models: 'gpt-4o', baseUrl: 'http://127.0.0.1:1' })
+      const r = await root.call('GET', `/api/channel/test/${closed}`, undefined, zh)
+      assert.equal(r.body.success, false)
+      assert.match(r.body.message, /^渠道测试失败：/)
+      assert.equal((await root.call('GET', '/api/channel/test/999999', undefined, zh)).body.message, '渠道不存在，请刷新后重试')
+      const balance = await root.call('GET', `/api/channel/update_balance/${closed}/`, undefined, zh)
+      assert.match(balance.body.message, /^渠道余额未更新：/)
+      for (const path of ['/api/channel/test/99999999999999999999', '/api/channel/update_balance/99999999999999999999/']) {
+        const huge = await root.get(path)
+        assert.deepEqual([huge.status, huge.body.success, huge.body.data?.field], [200, false, 'id'], path)
+      }
+    })
+
     it('is for administrators only', async () => {
       const u = await f.s.user({ role: 1 })
       assert.equal((await u.get('/api/channel/test/1')).status, 403)
