@@ -18,7 +18,7 @@ import bcrypt from 'bcryptjs'
 import { loadConfig } from '../server/config.ts'
 import type { Database } from '../server/db/index.ts'
 import { createServer, type Server } from '../server/app.ts'
-import { chooseWalk, listLogsQuery, logStatQuery, type LogFilter } from '../server/lib/logs.ts'
+import { chooseWalk, insertLogsSql, LEDGER_LOG_COLUMNS, listLogsQuery, logStatQuery, type LogFilter } from '../server/db/logs.ts'
 
 interface Args {
   count: number
@@ -92,23 +92,8 @@ const MODELS = [
 const CHANNELS = 40
 const TOKENS_PER_USER = 3
 
-const COLUMNS = [
-  'user_id',
-  'created_at',
-  'type',
-  'content',
-  'username',
-  'token_name',
-  'token_id',
-  'model_name',
-  'quota',
-  'prompt_tokens',
-  'completion_tokens',
-  'use_time',
-  'is_stream',
-  'channel',
-  'other',
-] as const
+/** The columns the relay writes, in its order: a Row holds them in that order. */
+const COLUMNS = LEDGER_LOG_COLUMNS
 type Row = [number, number, number, string, string, string, number, string, number, number, number, number, number, number, string]
 
 /** Seed users: existing ones are kept, missing ones created; answers [id, username] in order. */
@@ -195,7 +180,7 @@ async function seed(database: Database, args: Args): Promise<void> {
   let written = 0
   if (database.dialect === 'sqlite') {
     const raw = database.sqlite!
-    const insert = raw.prepare(`insert into logs (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`)
+    const insert = raw.prepare(insertLogsSql(1, '?'))
     while (written < args.count) {
       const n = Math.min(args.batch, args.count - written)
       raw.exec('begin')

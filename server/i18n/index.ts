@@ -8,6 +8,10 @@ import type { Context } from 'hono'
 import { fillParams } from '../../domain/problem.ts'
 import { common } from './messages/common.ts'
 import { problems } from './messages/problems.ts'
+// part 2: channels, tokens, logs, data
+import { channels } from './messages/channels.ts'
+import { tokens } from './messages/tokens.ts'
+import { logs } from './messages/logs.ts'
 
 export type Locale = 'en' | 'zh-CN'
 export type Params = Readonly<Record<string, string | number>>
@@ -22,6 +26,10 @@ export interface Words {
 const CATALOG = {
   ...common,
   ...problems,
+  // part 2: channels, tokens, logs, data
+  ...channels,
+  ...tokens,
+  ...logs,
 } satisfies Record<string, Words>
 
 export type MessageKey = keyof typeof CATALOG

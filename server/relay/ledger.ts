@@ -1,20 +1,14 @@
-import { CompiledQuery, sql, type Insertable } from 'kysely'
 import type { AppContext } from '../context.ts'
-import type { LogsTable } from '../db/schema.ts'
+import type { LedgerLog } from '../db/logs.ts'
+import { hourOf, type BucketDelta } from '../db/quota-data.ts'
 import type { RelayState, TokenState, UserState } from './state.ts'
-import { LOG_TYPE, TOKEN_STATUS } from '../../domain/statuses.ts'
-import { tokenLimitSql } from '../../domain/token-rules.ts'
-import { writeBatch, type Fresh, type PlainBatch } from './sqlite-batch.ts'
+import type { Fresh, PlainBatch } from './ledger-batch.ts'
+import { writePostgresBatch } from './postgres-batch.ts'
+import { writeBatch } from './sqlite-batch.ts'
 import { SqliteWriter } from './sqlite-writer.ts'
 
-export type LogRow = Insertable<LogsTable> & {
-  user_id: number
-  created_at: number
-  quota: number
-  prompt_tokens: number
-  completion_tokens: number
-  model_name: string
-}
+/** A log row as the relay hands it to the ledger. */
+export type LogRow = LedgerLog
 
 interface UserDelta {
   quota: number
@@ -26,23 +20,13 @@ interface TokenDelta {
   used: number
   accessed: number
 }
-interface Bucket {
-  user_id: number
-  username: string
-  model_name: string
-  created_at: number
-  token_used: number
-  count: number
-  quota: number
-}
-
 interface Batch {
   users: Map<number, UserDelta>
   tokens: Map<number, TokenDelta>
   channels: Map<number, number>
   statuses: Map<number, number>
   logs: LogRow[]
-  buckets: Map<string, Bucket>
+  buckets: Map<string, BucketDelta>
 }
 
 function toPlain(b: Batch): PlainBatch {
@@ -66,6 +50,17 @@ const emptyBatch = (): Batch => ({
   buckets: new Map(),
 })
 
+/** Adds the named counters of `d` to the entry under `k`, or puts `d` there; returns the entry. */
+function addInto<K, T extends object>(map: Map<K, T>, k: K, d: T, counters: ReadonlyArray<keyof T>): T {
+  const x = map.get(k)
+  if (!x) {
+    map.set(k, d)
+    return d
+  }
+  for (const c of counters) x[c] = ((x[c] as number) + (d[c] as number)) as T[keyof T]
+  return x
+}
+
 /** What a request holds from pre-consume until it settles or is refunded. */
 export interface Reservation {
   user: UserState
@@ -77,39 +72,6 @@ export interface Reservation {
 const MAX_QUEUED_LOGS = 200_000
 
 class Busy extends Error {}
-
-const LOG_COLUMNS =
-  'user_id, created_at, type, content, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel, other'
-const statementText = new Map<string, string>()
-
-function placeholders(rows: number, columns: number): string {
-  const out: string[] = []
-  for (let r = 0, n = 1; r < rows; r++) {
-    const row: string[] = []
-    for (let c = 0; c < columns; c++) row.push(`$${n++}`)
-    out.push(`(${row.join(', ')})`)
-  }
-  return out.join(', ')
-}
-
-function insertLogsSql(rows: number): string {
-  const k = `logs:${rows}`
-  let s = statementText.get(k)
-  if (!s) statementText.set(k, (s = `INSERT INTO logs (${LOG_COLUMNS}) VALUES ${placeholders(rows, 15)}`))
-  return s
-}
-
-function upsertBucketsSql(rows: number): string {
-  const k = `buckets:${rows}`
-  let s = statementText.get(k)
-  if (!s) {
-    s = `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) VALUES ${placeholders(rows, 7)}
-      ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET token_used = quota_data.token_used + excluded.token_used,
-      count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota`
-    statementText.set(k, s)
-  }
-  return s
-}
 
 /**
  * The relay's ledger. The database is the source of truth; the relay's view of a balance is the
@@ -256,7 +218,7 @@ export class Ledger {
   }
 
   private addBucket(log: LogRow): void {
-    const hour = log.created_at - (log.created_at % 3600)
+    const hour = hourOf(log.created_at)
     const k = `${log.user_id}\u0000${log.model_name}\u0000${hour}`
     let b = this.pending.buckets.get(k)
     if (!b) {
@@ -307,11 +269,10 @@ export class Ledger {
     this.pending = emptyBatch()
     this.flushing = batch
     try {
+      const plain = toPlain(batch)
       let fresh: Fresh
-      if (this.ctx.database.dialect === 'sqlite') {
-        const plain = toPlain(batch)
-        fresh = this.writer ? await this.writer.write(plain) : this.writeSqliteHere(plain)
-      } else fresh = await this.writePostgres(batch)
+      if (this.ctx.database.dialect === 'postgres') fresh = await writePostgresBatch(this.ctx.db, plain)
+      else fresh = this.writer ? await this.writer.write(plain) : this.writeSqliteHere(plain)
       this.lastError = null
       // the rows as they stand after this batch: our deltas plus whatever other instances (or the
       // console) wrote meanwhile, so balances never lag more than one flush for active accounts
@@ -351,33 +312,15 @@ export class Ledger {
   /** Puts a failed batch back in front of what accumulated meanwhile. */
   private merge(b: Batch): void {
     const p = this.pending
-    for (const [id, d] of b.users) {
-      const x = p.users.get(id)
-      if (x) {
-        x.quota += d.quota
-        x.used += d.used
-        x.count += d.count
-      } else p.users.set(id, d)
-    }
+    for (const [id, d] of b.users) addInto(p.users, id, d, ['quota', 'used', 'count'])
     for (const [id, d] of b.tokens) {
-      const x = p.tokens.get(id)
-      if (x) {
-        x.remain += d.remain
-        x.used += d.used
-        x.accessed = Math.max(x.accessed, d.accessed)
-      } else p.tokens.set(id, d)
+      const x = addInto(p.tokens, id, d, ['remain', 'used'])
+      x.accessed = Math.max(x.accessed, d.accessed)
     }
     for (const [id, d] of b.channels) p.channels.set(id, (p.channels.get(id) ?? 0) + d)
     for (const [id, s] of b.statuses) if (!p.statuses.has(id)) p.statuses.set(id, s)
     p.logs = b.logs.concat(p.logs)
-    for (const [k, d] of b.buckets) {
-      const x = p.buckets.get(k)
-      if (x) {
-        x.count += d.count
-        x.quota += d.quota
-        x.token_used += d.token_used
-      } else p.buckets.set(k, d)
-    }
+    for (const [k, d] of b.buckets) addInto(p.buckets, k, d, ['count', 'quota', 'token_used'])
   }
 
   /**
@@ -389,83 +332,5 @@ export class Ledger {
     const db = this.ctx.database.sqlite!
     if (db.isTransaction) throw new Busy()
     return writeBatch(db, b)
-  }
-
-  private async writePostgres(b: Batch): Promise<Fresh> {
-    const now = Math.floor(Date.now() / 1000)
-    const fresh: Fresh = { users: [], tokens: [] }
-    await this.ctx.db.transaction().execute(async (trx) => {
-      // log rows as one parameterised statement per 400 rows, built as text: a query builder
-      // would spend milliseconds of the event loop on thousands of value nodes
-      for (let i = 0; i < b.logs.length; i += 400) {
-        const chunk = b.logs.slice(i, i + 400)
-        const params: unknown[] = []
-        for (const l of chunk) {
-          params.push(
-            l.user_id,
-            l.created_at,
-            l.type ?? LOG_TYPE.consume,
-            l.content ?? '',
-            l.username,
-            l.token_name ?? '',
-            l.token_id ?? 0,
-            l.model_name,
-            l.quota,
-            l.prompt_tokens,
-            l.completion_tokens,
-            l.use_time ?? 0,
-            l.is_stream ?? 0,
-            l.channel ?? 0,
-            l.other ?? '',
-          )
-        }
-        await trx.executeQuery(CompiledQuery.raw(insertLogsSql(chunk.length), params))
-      }
-      // ids in ascending order so two writers touching the same rows lock them in the same order
-      const users = [...b.users].sort((x, y) => x[0] - y[0])
-      for (let i = 0; i < users.length; i += 500) {
-        const values = sql.join(
-          users.slice(i, i + 500).map(([id, d]) => sql`(${id}::bigint, ${d.quota}::bigint, ${d.used}::bigint, ${d.count}::bigint)`),
-        )
-        const r = await sql<{ id: number; quota: number; used_quota: number; request_count: number }>`UPDATE users AS u
-          SET quota = u.quota + v.q, used_quota = u.used_quota + v.uq, request_count = u.request_count + v.c
-          FROM (VALUES ${values}) AS v(id, q, uq, c) WHERE u.id = v.id RETURNING u.id, u.quota, u.used_quota, u.request_count`.execute(trx)
-        for (const row of r.rows) fresh.users.push([Number(row.id), Number(row.quota), Number(row.used_quota), Number(row.request_count)])
-      }
-      const tokens = [...b.tokens].sort((x, y) => x[0] - y[0])
-      for (let i = 0; i < tokens.length; i += 500) {
-        const values = sql.join(
-          tokens.slice(i, i + 500).map(([id, d]) => sql`(${id}::bigint, ${d.remain}::bigint, ${d.used}::bigint, ${d.accessed}::bigint)`),
-        )
-        const r = await sql<{ id: number; remain_quota: number; used_quota: number }>`UPDATE tokens AS t
-          SET remain_quota = t.remain_quota + v.r, used_quota = t.used_quota + v.uq, accessed_time = GREATEST(t.accessed_time, v.a)
-          FROM (VALUES ${values}) AS v(id, r, uq, a) WHERE t.id = v.id RETURNING t.id, t.remain_quota, t.used_quota`.execute(trx)
-        for (const row of r.rows) fresh.tokens.push([Number(row.id), Number(row.remain_quota), Number(row.used_quota)])
-      }
-      const channels = [...b.channels].sort((x, y) => x[0] - y[0])
-      if (channels.length) {
-        const values = sql.join(channels.map(([id, d]) => sql`(${id}::bigint, ${d}::bigint)`))
-        await sql`UPDATE channels AS c SET used_quota = c.used_quota + v.q FROM (VALUES ${values}) AS v(id, q) WHERE c.id = v.id`.execute(
-          trx,
-        )
-      }
-      // the token rule again, on the row as stored: a top-up or an edit since the request wins
-      const limit = tokenLimitSql(now)
-      for (const [id, st] of b.statuses) {
-        if (st !== TOKEN_STATUS.expired && st !== TOKEN_STATUS.exhausted) continue
-        const reached = st === TOKEN_STATUS.expired ? limit.expired : limit.exhausted
-        await sql`UPDATE tokens SET status = ${sql.lit(st)} WHERE id = ${id} AND status = ${sql.lit(TOKEN_STATUS.enabled)} AND ${sql.raw(reached)}`.execute(
-          trx,
-        )
-      }
-      const buckets = [...b.buckets.values()]
-      for (let i = 0; i < buckets.length; i += 500) {
-        const chunk = buckets.slice(i, i + 500)
-        const params: unknown[] = []
-        for (const k of chunk) params.push(k.user_id, k.username, k.model_name, k.created_at, k.token_used, k.count, k.quota)
-        await trx.executeQuery(CompiledQuery.raw(upsertBucketsSql(chunk.length), params))
-      }
-    })
-    return fresh
   }
 }

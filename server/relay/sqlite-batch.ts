@@ -1,85 +1,19 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import { LOG_TYPE, TOKEN_STATUS } from '../../domain/statuses.ts'
-import { tokenLimitSql } from '../../domain/token-rules.ts'
-
-/** One batch of the ledger in a form that crosses a thread boundary (plain data only). */
-export interface PlainBatch {
-  logs: Array<{
-    user_id: number
-    created_at: number
-    type?: number
-    content?: string
-    username: string
-    token_name?: string
-    token_id?: number
-    model_name: string
-    quota: number
-    prompt_tokens: number
-    completion_tokens: number
-    use_time?: number
-    is_stream?: number
-    channel?: number
-    other?: string
-  }>
-  /** [id, quota delta, used_quota delta, request_count delta] */
-  users: Array<[number, number, number, number]>
-  /** [id, remain_quota delta, used_quota delta, accessed_time] */
-  tokens: Array<[number, number, number, number]>
-  /** [id, used_quota delta] */
-  channels: Array<[number, number]>
-  /** [id, TOKEN_STATUS.expired | TOKEN_STATUS.exhausted] */
-  statuses: Array<[number, number]>
-  buckets: Array<{
-    user_id: number
-    username: string
-    model_name: string
-    created_at: number
-    token_used: number
-    count: number
-    quota: number
-  }>
-  now: number
-}
-
-/** Balances as the database holds them right after a batch (other writers' changes included). */
-export interface Fresh {
-  /** [id, quota, used_quota, request_count] */
-  users: Array<[number, number, number, number]>
-  /** [id, remain_quota, used_quota] */
-  tokens: Array<[number, number, number]>
-}
-
-const LOG_COLUMNS = [
-  'user_id',
-  'created_at',
-  'type',
-  'content',
-  'username',
-  'token_name',
-  'token_id',
-  'model_name',
-  'quota',
-  'prompt_tokens',
-  'completion_tokens',
-  'use_time',
-  'is_stream',
-  'channel',
-  'other',
-] as const
+import { insertLogsSql, logValues } from '../db/logs.ts'
+import { bucketValues, upsertBucketsSql } from '../db/quota-data.ts'
+import { TOKEN_STATUS } from '../../domain/statuses.ts'
+import { isReachedStatus, markTokenSql, type Fresh, type PlainBatch } from './ledger-batch.ts'
 
 type Statements = Record<'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket', StatementSync>
 
 const prepared = new WeakMap<DatabaseSync, Statements>()
 
+/** The ledger's statements on SQLite, prepared once per connection; one row each (SQLite runs them fast). */
 function statements(db: DatabaseSync): Statements {
   let s = prepared.get(db)
   if (s) return s
-  // the token rule again, on the row as stored: a top-up or an edit since the request wins
-  const limit = tokenLimitSql('?')
-  const setStatus = (status: number, reached: string) =>
-    db.prepare(`UPDATE tokens SET status = ${status} WHERE id = ? AND status = ${TOKEN_STATUS.enabled} AND ${reached}`)
   s = {
-    log: db.prepare(`INSERT INTO logs (${LOG_COLUMNS.join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`),
+    log: db.prepare(insertLogsSql(1, '?')),
     user: db.prepare(
       'UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ? RETURNING quota, used_quota, request_count',
     ),
@@ -87,13 +21,9 @@ function statements(db: DatabaseSync): Statements {
       'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = max(accessed_time, ?) WHERE id = ? RETURNING remain_quota, used_quota',
     ),
     channel: db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?'),
-    expired: setStatus(TOKEN_STATUS.expired, limit.expired),
-    exhausted: setStatus(TOKEN_STATUS.exhausted, limit.exhausted),
-    bucket: db.prepare(
-      `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET token_used = quota_data.token_used + excluded.token_used,
-       count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota`,
-    ),
+    expired: db.prepare(markTokenSql(TOKEN_STATUS.expired, '?', '?')),
+    exhausted: db.prepare(markTokenSql(TOKEN_STATUS.exhausted, '?', '?')),
+    bucket: db.prepare(upsertBucketsSql(1, '?')),
   }
   prepared.set(db, s)
   return s
@@ -118,29 +48,12 @@ export function writeBatch(db: DatabaseSync, b: PlainBatch): Fresh {
     }
     for (const [id, u] of b.channels) s.channel.run(u, id)
     for (const [id, st] of b.statuses) {
+      if (!isReachedStatus(st)) continue
       if (st === TOKEN_STATUS.expired) s.expired.run(id, b.now)
-      else if (st === TOKEN_STATUS.exhausted) s.exhausted.run(id)
+      else s.exhausted.run(id)
     }
-    for (const l of b.logs) {
-      s.log.run(
-        l.user_id,
-        l.created_at,
-        l.type ?? LOG_TYPE.consume,
-        l.content ?? '',
-        l.username,
-        l.token_name ?? '',
-        l.token_id ?? 0,
-        l.model_name,
-        l.quota,
-        l.prompt_tokens,
-        l.completion_tokens,
-        l.use_time ?? 0,
-        l.is_stream ?? 0,
-        l.channel ?? 0,
-        l.other ?? '',
-      )
-    }
-    for (const k of b.buckets) s.bucket.run(k.user_id, k.username, k.model_name, k.created_at, k.token_used, k.count, k.quota)
+    for (const l of b.logs) s.log.run(...logValues(l))
+    for (const k of b.buckets) s.bucket.run(...bucketValues(k))
     db.exec('COMMIT')
     return fresh
   } catch (err) {

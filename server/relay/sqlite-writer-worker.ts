@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { DatabaseSync } from 'node:sqlite'
-import { writeBatch, type PlainBatch } from './sqlite-batch.ts'
+import { writeBatch } from './sqlite-batch.ts'
+import type { PlainBatch } from './ledger-batch.ts'
 
 /**
  * The ledger's SQLite writer, on its own thread and connection, so a batch of inserts never

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import type { Fresh, PlainBatch } from './sqlite-batch.ts'
+import type { Fresh, PlainBatch } from './ledger-batch.ts'
 
 /** Sends ledger batches to the writer thread and waits for each commit. */
 export class SqliteWriter {

@@ -1,15 +1,79 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { fail, fields, readQuery, type Env } from '../http.ts'
+import { applyCheckVerdicts, channelsOfType, findChannel, type ChannelRow } from '../db/channels.ts'
+import { fail, nowSeconds, nullIsAbsent, ok, readBody, readQuery, refuse, words, type Env } from '../http.ts'
+import { render, text, type Text } from '../i18n/index.ts'
 import { requireRole } from '../middleware/session.ts'
+import { ACCOUNT_CHECKS, checkAccount, fetchModelIds, inBatches, isAccountCheck } from '../lib/channel-checks.ts'
+import { paramId } from '../lib/query.ts'
+import { canFetchModels } from '../../domain/channel-types.ts'
 import { DEFAULT_GROUP, ROLE } from '../../domain/roles.ts'
+import { CHANNEL_STATUS } from '../../domain/statuses.ts'
 import { relayOf } from '../relay/index.ts'
 import { loadChannel, startTestAll, testChannel, updateAllBalances, updateBalance } from '../relay/channel-ops.ts'
 
-const NOT_FOUND = 'channel not found, refresh and retry'
+const testQuery = z.object({ model: z.string().trim().max(255).optional() })
 
-/** Channel test and balance calls (admin), mounted before the channel CRUD routes. */
+const dooyBody = z.object({
+  act: z.string().max(64),
+  type: z.preprocess(nullIsAbsent, z.number().int().min(0).max(9999).optional()),
+  status: z.preprocess(nullIsAbsent, z.number().int().min(1).max(3).default(CHANNEL_STATUS.enabled)),
+})
+
+/** The most channels one account-check call looks at, and how many it asks at once. */
+const CHECK_LIMIT = 10_000
+const CHECK_WIDTH = 8
+
+interface CheckOutcome {
+  ch: ChannelRow
+  reason: Text | null
+}
+
+/**
+ * What the account checks decide: an enabled auto-ban channel that failed is disabled
+ * automatically (its stored reason in English, as the relay stores its own), an automatically
+ * disabled one that passed is enabled again.
+ */
+function verdicts(outcomes: readonly CheckOutcome[], label: string) {
+  return {
+    disable: outcomes
+      .filter((o) => o.reason !== null && o.ch.status === CHANNEL_STATUS.enabled && o.ch.auto_ban === 1)
+      .map((o) => ({ id: o.ch.id, reason: render('en', text('channel.checkFailed', { label, reason: render('en', o.reason!) })) })),
+    enable: outcomes.filter((o) => o.reason === null && o.ch.status === CHANNEL_STATUS.autoDisabled).map((o) => o.ch.id),
+  }
+}
+
+/** POST /channel/dooy: checks the accounts of every Viggle or Suno channel of a status, and acts on the verdicts. */
+async function accountChecks(ctx: AppContext, c: Context<Env>) {
+  const body = await readBody(c, dooyBody)
+  const act = body.act
+  if (!isAccountCheck(act)) {
+    refuse(text('channel.checkUnknown', { field: 'act', choices: Object.keys(ACCOUNT_CHECKS).join(', ') }), { field: 'act' })
+  }
+  const check = ACCOUNT_CHECKS[act]
+  if (body.type !== undefined && body.type !== check.type) {
+    refuse(text('channel.checkWrongType', { field: 'type', type: check.type, act }), { field: 'type' })
+  }
+  const channels = await channelsOfType(ctx.db, check.type, body.status, CHECK_LIMIT)
+  const sunoServer = ctx.options.get('SunoServer')
+  const outcomes = await inBatches(channels, CHECK_WIDTH, async (ch) => ({ ch, reason: await checkAccount(act, ch, sunoServer) }))
+  const { enabled, disabled } = await applyCheckVerdicts(ctx.db, verdicts(outcomes, check.label), nowSeconds())
+  for (const id of [...enabled, ...disabled]) ctx.bus.emit('channels', id)
+  const failed = outcomes.filter((o) => o.reason !== null)
+  return ok(c, {
+    checked: outcomes.length,
+    enabled: enabled.length,
+    disabled: disabled.length,
+    failed: failed.map((o) => ({ id: o.ch.id, name: o.ch.name, reason: words(c, o.reason!).trim() })),
+  })
+}
+
+/**
+ * Operations that reach a channel's upstream (admin): the test call, the balance, the model list
+ * and the account checks. Mounted before the channel CRUD routes so its static paths win over
+ * /channel/:id.
+ */
 export function channelOpsRoutes(ctx: AppContext) {
   const app = new Hono<Env>()
   const admin = requireRole(ctx, ROLE.admin)
@@ -17,46 +81,57 @@ export function channelOpsRoutes(ctx: AppContext) {
     const u = c.get('user')
     return { id: u.id, username: u.username, group: u.group || DEFAULT_GROUP }
   }
+  /** Both paths the console and the family's clients use, with and without the trailing slash. */
+  const both = (path: string, handler: (c: Context<Env>) => Promise<Response> | Response) => {
+    app.get(path, admin, handler)
+    app.get(`${path}/`, admin, handler)
+  }
 
   // one real call; `time` is the seconds it took (top level, as the console expects)
-  const testOne = async (c: Context<Env>) => {
-    const id = fields.id.parse(c.req.param('id'))
-    const { model } = readQuery(c, z.object({ model: z.string().trim().max(255).optional() }))
+  both('/channel/test/:id{[0-9]+}', async (c) => {
+    const id = paramId(c)
+    const { model } = readQuery(c, testQuery)
     const engine = relayOf(ctx)
     const ch = await loadChannel(engine, id)
-    if (!ch) return fail(c, NOT_FOUND)
+    if (!ch) return fail(c, 'channel.notFound')
     const r = await testChannel(engine, ch, tester(c), model)
-    return c.json({ success: r.success, message: r.message, time: r.time })
-  }
-  app.get('/channel/test/:id{[0-9]+}', admin, testOne)
-  app.get('/channel/test/:id{[0-9]+}/', admin, testOne)
+    return c.json({
+      success: r.success,
+      message: r.success ? '' : words(c, text('channel.testFailed', { reason: r.message })),
+      time: r.time,
+    })
+  })
 
   // every channel, in the background: answers at once
-  const testAll = (c: Context<Env>) => {
-    if (!startTestAll(relayOf(ctx), tester(c))) return fail(c, 'a test of all channels is already running')
+  both('/channel/test', (c) => {
+    if (!startTestAll(relayOf(ctx), tester(c))) return fail(c, 'channel.testAllRunning')
     return c.json({ success: true, message: '' })
-  }
-  app.get('/channel/test', admin, testAll)
-  app.get('/channel/test/', admin, testAll)
+  })
 
-  const balanceOne = async (c: Context<Env>) => {
-    const id = fields.id.parse(c.req.param('id'))
+  both('/channel/update_balance/:id{[0-9]+}', async (c) => {
     const engine = relayOf(ctx)
-    const ch = await loadChannel(engine, id)
-    if (!ch) return fail(c, NOT_FOUND)
+    const ch = await loadChannel(engine, paramId(c))
+    if (!ch) return fail(c, 'channel.notFound')
     const r = await updateBalance(engine, ch)
-    if (!r.success) return c.json({ success: false, message: r.message, balance: 0 })
+    if (!r.success) return c.json({ success: false, message: words(c, text('channel.balanceFailed', { reason: r.message })), balance: 0 })
     return c.json({ success: true, message: '', balance: r.balance })
-  }
-  app.get('/channel/update_balance/:id{[0-9]+}', admin, balanceOne)
-  app.get('/channel/update_balance/:id{[0-9]+}/', admin, balanceOne)
+  })
 
-  const balanceAll = async (c: Context<Env>) => {
+  both('/channel/update_balance', async (c) => {
     await updateAllBalances(relayOf(ctx))
     return c.json({ success: true, message: '' })
-  }
-  app.get('/channel/update_balance', admin, balanceAll)
-  app.get('/channel/update_balance/', admin, balanceAll)
+  })
+
+  app.get('/channel/fetch_models/:id{[0-9]+}', admin, async (c) => {
+    const channel = await findChannel(ctx.db, paramId(c))
+    if (!channel) return fail(c, 'channel.notFound')
+    if (!canFetchModels(channel.type)) return fail(c, 'channel.openaiOnly')
+    const r = await fetchModelIds(channel)
+    if ('failed' in r) return fail(c, text('channel.fetchModelsFailed', { reason: words(c, r.failed).trim() }))
+    return ok(c, r.ids)
+  })
+
+  app.post('/channel/dooy', admin, (c) => accountChecks(ctx, c))
 
   return app
 }

@@ -1,19 +1,67 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { ok, readQuery, type Env } from '../http.ts'
+import { deleteLogsBefore, listLogs, logStat, type LogFilter, type LogRow } from '../db/logs.ts'
+import { fields, ok, readQuery, refuse, type Env } from '../http.ts'
+import { text } from '../i18n/index.ts'
 import { requireRole } from '../middleware/session.ts'
+import { pageSizeQuery, queryInt } from '../lib/query.ts'
 import { ROLE } from '../../domain/roles.ts'
-import { filterFromQuery, listLogs, logFilterQuery, logListQuery, logStat, selfLog } from '../lib/logs.ts'
+import { SECONDS_MAX } from '../../domain/time.ts'
 
-const deleteQuery = z.object({
-  target_timestamp: z
-    .string({ error: 'is required' })
-    .trim()
-    .regex(/^\d{1,12}$/, 'must be a positive integer (unix seconds)')
-    .transform(Number)
-    .pipe(z.number().int().min(1, 'must be a positive integer (unix seconds)')),
+const filterText = (max: number) => z.string().trim().max(max).optional().default('')
+
+/** The filters shared by the log list and the stat, as query parameters. */
+const filterQuery = z.object({
+  type: queryInt(0, 1000),
+  token_name: filterText(128),
+  model_name: filterText(255),
+  start_timestamp: queryInt(0, SECONDS_MAX),
+  end_timestamp: queryInt(0, SECONDS_MAX),
+  username: filterText(64),
+  channel: queryInt(0, Number.MAX_SAFE_INTEGER),
 })
+
+const listQuery = filterQuery.extend({ p: fields.page, page_size: pageSizeQuery })
+
+const deleteQuery = z.object({ target_timestamp: z.string().optional() })
+
+/** The query's filters; username and channel are an administrator's (ignored on the /self calls). */
+function filterOf(q: z.infer<typeof filterQuery>, admin: boolean): LogFilter {
+  return {
+    type: q.type || undefined,
+    tokenName: q.token_name || undefined,
+    modelName: q.model_name || undefined,
+    start: q.start_timestamp || undefined,
+    end: q.end_timestamp || undefined,
+    username: admin ? q.username || undefined : undefined,
+    channel: admin ? q.channel || undefined : undefined,
+  }
+}
+
+/** A log as its own user may see it: `other` without the administrator's details. */
+export function selfLog(row: LogRow): LogRow {
+  if (!row.other) return row
+  let other: unknown
+  try {
+    other = JSON.parse(row.other)
+  } catch {
+    return { ...row, other: '' }
+  }
+  if (other === null || typeof other !== 'object' || Array.isArray(other)) return row
+  if (!('admin_info' in other)) return row
+  const { admin_info: _admin, ...rest } = other as Record<string, unknown>
+  return { ...row, other: JSON.stringify(rest) }
+}
+
+/** DELETE /log/?target_timestamp=: a positive whole number of unix seconds. */
+function targetTimestamp(raw: string | undefined): number {
+  const field = 'target_timestamp'
+  const value = raw?.trim() ?? ''
+  if (value === '') refuse(text('log.targetMissing', { field }), { field })
+  if (!/^\d{1,12}$/.test(value) || Number(value) < 1) refuse(text('log.targetInvalid', { field }), { field })
+  return Number(value)
+}
 
 export function logsRoutes(ctx: AppContext) {
   const app = new Hono<Env>()
@@ -23,30 +71,28 @@ export function logsRoutes(ctx: AppContext) {
   const dialect = ctx.database.dialect
 
   app.on('GET', ['/log/', '/log'], admin, async (c) => {
-    const q = readQuery(c, logListQuery)
-    return ok(c, await listLogs(db, dialect, filterFromQuery(q, true), q.p, q.page_size))
+    const q = readQuery(c, listQuery)
+    return ok(c, await listLogs(db, dialect, filterOf(q, true), q.p, q.page_size))
   })
 
   app.on('GET', ['/log/self/', '/log/self'], user, async (c) => {
-    const q = readQuery(c, logListQuery)
-    const rows = await listLogs(db, dialect, { ...filterFromQuery(q, false), userId: c.get('user').id }, q.p, q.page_size)
+    const q = readQuery(c, listQuery)
+    const rows = await listLogs(db, dialect, { ...filterOf(q, false), userId: c.get('user').id }, q.p, q.page_size)
     return ok(c, rows.map(selfLog))
   })
 
   app.on('GET', ['/log/stat', '/log/stat/'], admin, async (c) => {
-    const q = readQuery(c, logFilterQuery)
-    return ok(c, await logStat(db, dialect, filterFromQuery(q, true)))
+    return ok(c, await logStat(db, dialect, filterOf(readQuery(c, filterQuery), true)))
   })
 
   app.on('GET', ['/log/self/stat', '/log/self/stat/'], user, async (c) => {
-    const q = readQuery(c, logFilterQuery)
-    return ok(c, await logStat(db, dialect, { ...filterFromQuery(q, false), userId: c.get('user').id }))
+    const q = readQuery(c, filterQuery)
+    return ok(c, await logStat(db, dialect, { ...filterOf(q, false), userId: c.get('user').id }))
   })
 
   app.on('DELETE', ['/log/', '/log'], admin, async (c) => {
-    const { target_timestamp } = readQuery(c, deleteQuery)
-    const r = await db.deleteFrom('logs').where('created_at', '<', target_timestamp).executeTakeFirst()
-    return ok(c, Number(r.numDeletedRows), 'logs cleaned')
+    const before = targetTimestamp(readQuery(c, deleteQuery).target_timestamp)
+    return ok(c, await deleteLogsBefore(db, before), 'log.cleaned')
   })
 
   return app

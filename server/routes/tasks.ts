@@ -1,13 +1,10 @@
 import { Hono, type Context } from 'hono'
-import type { Selectable } from 'kysely'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import type { TasksTable } from '../db/schema.ts'
+import { listTasks, type TaskFilter, type TaskRow } from '../db/tasks.ts'
 import { ok, readQuery, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
 import { ROLE } from '../../domain/roles.ts'
-
-type TaskRow = Selectable<TasksTable>
 
 /** Where a URL column is empty, the platform's main `url` stands in for its natural field. */
 type UrlField = 'image_url' | 'audio_url' | 'result'
@@ -114,6 +111,20 @@ export function taskView(row: TaskRow, list: TaskList, admin: boolean) {
   }
 }
 
+/** The filters a list's query asks for; channel_id is an administrator's (ignored on /self). */
+function filterOf(list: TaskList, q: z.infer<typeof baseQuery> & { [id: string]: unknown }, admin: boolean): TaskFilter {
+  const seconds = (v: number | null | undefined) => (v === null || v === undefined ? undefined : v * 1000)
+  return {
+    platform: list.platform,
+    channelId: admin ? (q.channel_id ?? undefined) : undefined,
+    taskId: (q[list.idName] as string | undefined) || q.mj_id || q.task_id || undefined,
+    subPlatform: list.subPlatform ? q.platfrom || undefined : undefined,
+    // seconds on the wire; submit_time is kept in milliseconds
+    submittedFrom: seconds(q.start_timestamp),
+    submittedTo: seconds(q.end_timestamp),
+  }
+}
+
 export function tasksRoutes(ctx: AppContext) {
   const app = new Hono<Env>()
   const admin = requireRole(ctx, ROLE.admin)
@@ -123,20 +134,8 @@ export function tasksRoutes(ctx: AppContext) {
     const schema = querySchema(list)
     const handler = (self: boolean) => async (c: Context<Env>) => {
       const q = readQuery(c, schema)
-      let query = ctx.db.selectFrom('tasks').selectAll().where('platform', '=', list.platform)
-      if (self) query = query.where('user_id', '=', c.get('user').id)
-      else if (q.channel_id !== null && q.channel_id !== undefined) query = query.where('channel_id', '=', q.channel_id)
-      const taskId = (q[list.idName] as string | undefined) || q.mj_id || q.task_id
-      if (taskId) query = query.where('task_id', '=', taskId)
-      if (list.subPlatform && q.platfrom) query = query.where('sub_platform', '=', q.platfrom)
-      if (q.start_timestamp !== null && q.start_timestamp !== undefined) query = query.where('submit_time', '>=', q.start_timestamp * 1000)
-      if (q.end_timestamp !== null && q.end_timestamp !== undefined) query = query.where('submit_time', '<=', q.end_timestamp * 1000)
-      const page = q.p ?? 0
-      const rows = await query
-        .orderBy('id', 'desc')
-        .limit(TASK_PAGE_SIZE)
-        .offset(page * TASK_PAGE_SIZE)
-        .execute()
+      const filter = { ...filterOf(list, q, !self), userId: self ? c.get('user').id : undefined }
+      const rows = await listTasks(ctx.db, filter, q.p ?? 0, TASK_PAGE_SIZE)
       return ok(
         c,
         rows.map((r) => taskView(r, list, !self)),

@@ -4,7 +4,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server as 
 import type { AddressInfo } from 'node:net'
 import { dialects, startServer, type Client, type TestServer, assertRefused } from './helpers.ts'
 import { CHANNEL_TYPES, channelTypeName } from '../../domain/channel-types.ts'
-import { abilitiesOf } from '../../server/lib/abilities.ts'
+import { abilitiesOf } from '../../server/db/abilities.ts'
 
 interface Seen {
   method: string
@@ -486,7 +486,7 @@ for (const dialect of dialects) {
       const down = await create({ type: 1, key: 'sk-good', base_url: `http://127.0.0.1:${await closedPort()}` })
       const r2 = await admin.get(`/api/channel/fetch_models/${down.id}`)
       assert.equal(r2.body.success, false)
-      assert.match(r2.body.message, /^fetching model list failed: ECONNREFUSED/)
+      assert.match(r2.body.message, /^fetching model list failed: the upstream could not be reached \(ECONNREFUSED\)$/)
       assert.equal((await admin.get('/api/channel/fetch_models/999999')).body.success, false)
     })
 
@@ -581,6 +581,65 @@ for (const dialect of dialects) {
       assertRefused(wrongType)
       assert.match(wrongType.body.message, /^type must be 41/)
       assertRefused(await admin.post('/api/channel/dooy', { type: 41 }))
+    })
+
+    it('reads null as absent on every optional field of create, update and the account checks', async () => {
+      const optional = [
+        'type',
+        'openai_organization',
+        'max_input_tokens',
+        'base_url',
+        'other',
+        'model_mapping',
+        'status_code_mapping',
+        'group',
+        'auto_ban',
+        'test_model',
+        'status',
+        'priority',
+        'weight',
+      ]
+      const nulls = Object.fromEntries(optional.map((f) => [f, null]))
+      const created = await admin.post('/api/channel/', { name: 'nulls', key: 'sk-null', models: 'gpt-4o', ...nulls })
+      assert.equal(created.body.success, true, created.body.message)
+      const row = await s.ctx.db.selectFrom('channels').selectAll().where('id', '=', created.body.data[0].id).executeTakeFirstOrThrow()
+      assert.deepEqual(
+        [row.type, row.group, row.status, row.priority, row.weight, row.auto_ban, row.base_url],
+        [1, 'default', 1, 0, 0, 1, ''],
+      )
+      await admin.put('/api/channel/', { id: row.id, name: 'kept', priority: 7, base_url: upstream.url, test_model: 'gpt-4o' })
+      const update = await admin.put('/api/channel/', { id: row.id, name: null, key: null, models: null, ...nulls })
+      assert.equal(update.body.success, true, update.body.message)
+      const after = await s.ctx.db.selectFrom('channels').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow()
+      assert.deepEqual(
+        [after.name, after.key, after.models, after.priority, after.base_url, after.test_model],
+        ['kept', 'sk-null', 'gpt-4o', 7, upstream.url, 'gpt-4o'],
+      )
+      const checks = await admin.post('/api/channel/dooy', { act: 'check_viggle', type: null, status: null })
+      assert.equal(checks.body.success, true, checks.body.message)
+      // a missing name is still refused: null is "not given", and a new channel needs one
+      assertRefused(await admin.post('/api/channel/', { name: null, key: 'sk-x', models: 'gpt-4o' }))
+    })
+
+    it("answers in the caller's language, the spec's English otherwise", async () => {
+      const zh = { 'accept-language': 'zh-CN' }
+      const missing = await admin.call('GET', '/api/channel/999999', undefined, zh)
+      assert.deepEqual([missing.body.success, missing.body.message], [false, '渠道不存在，请刷新后重试'])
+      const none = await admin.call('POST', '/api/channel/batch', { ids: [] }, zh)
+      assert.equal(none.body.message, '请先选择要删除的渠道')
+      const created = await admin.call('POST', '/api/channel/', { ...base, key: 'sk-a\nsk-b\nsk-c' }, zh)
+      assert.equal(created.body.message, '已创建 3 个渠道')
+      assert.equal((await admin.post('/api/channel/', { ...base, key: 'sk-a\nsk-b' })).body.message, '2 channels created')
+      const claude = await create({ type: 14, base_url: upstream.url })
+      assert.equal(
+        (await admin.call('GET', `/api/channel/fetch_models/${claude.id}`, undefined, zh)).body.message,
+        '仅支持 OpenAI 接口格式',
+      )
+      const down = await create({ type: 1, key: 'sk-good', base_url: `http://127.0.0.1:${await closedPort()}` })
+      const r = await admin.call('GET', `/api/channel/fetch_models/${down.id}`, undefined, zh)
+      assert.equal(r.body.message, '获取模型列表失败：无法连接上游（ECONNREFUSED）')
+      const act = await admin.call('POST', '/api/channel/dooy', { act: 'check_luma' }, zh)
+      assert.deepEqual([act.body.message, act.body.data.field], ['act 必须是以下之一：check_viggle, check_suno', 'act'])
     })
   })
 }

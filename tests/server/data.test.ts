@@ -82,6 +82,11 @@ for (const dialect of dialects) {
       const long = await ann.get(`/api/data/self?start_timestamp=${T0}&end_timestamp=${T0 + 30 * 24 * H + 1}`)
       assert.equal(long.body.success, false)
       assert.match(long.body.message, /30 days/)
+      const zh = { 'accept-language': 'zh-CN' }
+      const longZh = await ann.call('GET', `/api/data/self?start_timestamp=${T0}&end_timestamp=${T0 + 30 * 24 * H + 1}`, undefined, zh)
+      assert.equal(longZh.body.message, '时间跨度过长：每次最多查询 30 天')
+      const reversed = await root.call('GET', `/api/data/?start_timestamp=${T0 + 10}&end_timestamp=${T0}`, undefined, zh)
+      assert.deepEqual([reversed.body.message, reversed.body.data.field], ['end_timestamp 不能早于 start_timestamp', 'end_timestamp'])
       assert.equal((await ann.get(`/api/data/self?start_timestamp=${T0}&end_timestamp=${T0 + 30 * 24 * H}`)).body.success, true)
     })
 

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
-import { chooseWalk, listLogsQuery, type LogFilter, type Walk } from '../../server/lib/logs.ts'
+import { chooseWalk, listLogsQuery, type LogFilter, type Walk } from '../../server/db/logs.ts'
 
 const T0 = 1_700_000_000
 
@@ -56,6 +56,7 @@ for (const dialect of dialects) {
       )
       assert.equal((await root.get('/api/log/?p=0&page_size=7')).body.data.length, 7)
       assert.equal((await root.get('/api/log/?p=0&page_size=500')).body.data.length, 30, 'page_size is capped, not refused')
+      assert.equal((await root.get('/api/log/?p=0&page_size=0')).body.data.length, 10, 'a page size that is not positive is the default')
       assert.equal((await root.get('/api/log?p=0')).body.data.length, 10)
       assert.ok(r.body.data[0].other.includes('admin_info'), 'admins see admin_info')
     })
@@ -168,6 +169,10 @@ for (const dialect of dialects) {
         assert.match(r.body.message, new RegExp(field!))
       }
       assertRefused(await alice.get('/api/log/self/stat?start_timestamp=x'))
+      const zh = await root.call('GET', '/api/log/?type=x', undefined, { 'accept-language': 'zh-CN' })
+      assert.equal(zh.body.data.field, 'type')
+      assert.match(zh.body.message, /^type /)
+      assert.doesNotMatch(zh.body.message, /must/)
     })
 
     it('deletes logs older than the target and answers the count', async () => {
@@ -195,6 +200,13 @@ for (const dialect of dialects) {
         .execute()
       assert.equal(left.length, 0)
       assert.equal((await root.del(`/api/log?target_timestamp=${T0 + 200}`)).body.data, 0)
+      assert.equal((await root.del(`/api/log?target_timestamp=${T0 + 200}`)).body.message, 'logs cleaned')
+      const zh = { 'accept-language': 'zh-CN' }
+      assert.equal((await root.call('DELETE', `/api/log/?target_timestamp=${T0}`, undefined, zh)).body.message, '日志已清理')
+      const missing = await root.call('DELETE', '/api/log/', undefined, zh)
+      assert.deepEqual([missing.body.message, missing.body.data.field], ['target_timestamp 不能为空：请选择日志时间', 'target_timestamp'])
+      const bad = await root.call('DELETE', '/api/log/?target_timestamp=-3', undefined, zh)
+      assert.equal(bad.body.message, 'target_timestamp 必须是正整数（Unix 时间，单位为秒）')
     })
   })
 }

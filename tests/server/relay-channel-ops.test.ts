@@ -68,11 +68,26 @@ for (const dialect of dialects) {
       const closed = await f.channel({ key: 'test-closed', models: 'gpt-4o', baseUrl: 'http://127.0.0.1:1' })
       const r = await root.get(`/api/channel/test/${closed}`)
       assert.equal(r.body.success, false)
-      assert.match(r.body.message, /^the upstream could not be reached: /)
+      assert.match(r.body.message, /^channel test failed: the upstream could not be reached: /)
       const bare = await f.channel({ type: 8, key: 'test-bare', models: 'gpt-4o', baseUrl: '' })
       const m = await root.get(`/api/channel/test/${bare}`)
       assert.equal(m.body.success, false)
-      assert.equal(m.body.message, `channel ${bare} is misconfigured: this channel has no base URL`)
+      assert.equal(m.body.message, `channel test failed: channel ${bare} is misconfigured: this channel has no base URL`)
+    })
+
+    it("answers in the caller's language, and refuses an id out of range without a 500", async () => {
+      const zh = { 'accept-language': 'zh-CN' }
+      const closed = await f.channel({ key: 'test-closed-zh', models: 'gpt-4o', baseUrl: 'http://127.0.0.1:1' })
+      const r = await root.call('GET', `/api/channel/test/${closed}`, undefined, zh)
+      assert.equal(r.body.success, false)
+      assert.match(r.body.message, /^渠道测试失败：/)
+      assert.equal((await root.call('GET', '/api/channel/test/999999', undefined, zh)).body.message, '渠道不存在，请刷新后重试')
+      const balance = await root.call('GET', `/api/channel/update_balance/${closed}/`, undefined, zh)
+      assert.match(balance.body.message, /^渠道余额未更新：/)
+      for (const path of ['/api/channel/test/99999999999999999999', '/api/channel/update_balance/99999999999999999999/']) {
+        const huge = await root.get(path)
+        assert.deepEqual([huge.status, huge.body.success, huge.body.data?.field], [200, false, 'id'], path)
+      }
     })
 
     it('is for administrators only', async () => {

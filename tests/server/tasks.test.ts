@@ -281,6 +281,8 @@ for (const dialect of dialects) {
         assert.equal(r.body.data?.field, field, path)
         assert.match(r.body.message, new RegExp(`^${field}\\b`))
       }
+      const zh = await admin.call('GET', '/api/mj/?p=-1', undefined, { 'accept-language': 'zh-CN' })
+      assert.deepEqual([zh.body.message, zh.body.data.field], ['p 不能小于 0', 'p'])
     })
   })
 }

@@ -84,6 +84,7 @@ for (const dialect of dialects) {
       )
       assert.equal(((await u.get('/api/token/?p=0&size=5')).body.data as any[]).length, 5)
       assert.equal(((await u.get('/api/token/?p=0&size=1000')).body.data as any[]).length, 12)
+      for (const size of ['0', '-1', '']) assert.equal(((await u.get(`/api/token/?p=0&size=${size}`)).body.data as any[]).length, 10, size)
       assertRefused(await u.get('/api/token/?p=x'))
       for (const t of (await u.get('/api/token/?size=100')).body.data as any[]) assert.equal(t.user_id, u.id)
     })
@@ -126,6 +127,41 @@ for (const dialect of dialects) {
       assertRefused(await u.put('/api/token/', { id: t.id, name: '' }))
     })
 
+    it('reads null as absent on every optional field of create and update', async () => {
+      const u = await s.user()
+      const optional = ['remain_quota', 'expired_time', 'model_limits', 'model_limits_enabled', 'unlimited_quota']
+      const nulls = Object.fromEntries(optional.map((f) => [f, null]))
+      const created = await u.post('/api/token/', { name: 'nulls', ...nulls })
+      assert.equal(created.body.success, true, created.body.message)
+      const row = await stored(created.body.data.id)
+      assert.deepEqual(
+        [row.remain_quota, row.expired_time, row.model_limits, row.model_limits_enabled, row.unlimited_quota],
+        [0, -1, '', 0, 0],
+      )
+      await u.put('/api/token/', { id: row.id, remain_quota: 9, model_limits: 'a', model_limits_enabled: true })
+      const update = await u.put('/api/token/', { id: row.id, name: null, ...nulls })
+      assert.equal(update.body.success, true, update.body.message)
+      const after = await stored(row.id)
+      assert.deepEqual([after.name, after.remain_quota, after.model_limits, after.model_limits_enabled], ['nulls', 9, 'a', 1])
+      const unnamed = await u.post('/api/token/', { name: null })
+      assertRefused(unnamed, 'a new token needs a name', 'name')
+    })
+
+    it("answers in the caller's language, the spec's English otherwise", async () => {
+      const u = await s.user()
+      const zh = { 'accept-language': 'zh-CN' }
+      assert.equal((await u.call('GET', '/api/token/999999', undefined, zh)).body.message, '令牌不存在')
+      const t = (await u.post('/api/token/', { name: 'words', remain_quota: 0 })).body.data
+      const refused = await u.call('PUT', '/api/token/?status_only=true', { id: t.id, status: 1 }, zh)
+      assert.equal(refused.body.message, '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度')
+      const status = await u.call('PUT', '/api/token/?status_only=true', { id: t.id, status: 7 }, zh)
+      assert.deepEqual([status.body.message, status.body.data.field], ['status 只能是 1（启用）或 2（禁用）', 'status'])
+      const updated = await u.call('PUT', '/api/token/', { id: t.id, name: 'renamed' }, zh)
+      assert.equal(updated.body.message, '令牌更新成功')
+      assert.equal((await u.put('/api/token/', { id: t.id, name: 'again' })).body.message, 'token updated successfully')
+      assert.equal((await u.put('/api/token/?status_only=true', { id: t.id, status: 2 })).body.message, 'operation completed successfully')
+    })
+
     it('switches status with status_only and answers data.status', async () => {
       const u = await s.user()
       const t = (await u.post('/api/token/', { name: 'switch', remain_quota: 5 })).body.data
@@ -158,6 +194,20 @@ for (const dialect of dialects) {
       assert.equal((await u.put('/api/token/?status_only=true', { id: t.id, status: 1 })).body.data.status, 1)
       const created = (await u.post('/api/token/', { name: 'born old', remain_quota: 5, expired_time: 1000 })).body.data
       assert.equal(created.status, 3)
+    })
+
+    it("stores a reached limit on the reader's own enabled tokens only", async () => {
+      const other = await s.user()
+      const theirs = (await other.post('/api/token/', { name: 'theirs', remain_quota: 5 })).body.data
+      await other.put('/api/token/?status_only=true', { id: theirs.id, status: 2 })
+      await s.ctx.db.updateTable('tokens').set({ remain_quota: 0 }).where('id', '=', theirs.id).execute()
+      const u = await s.user()
+      const mine = (await u.post('/api/token/', { name: 'mine', remain_quota: 5 })).body.data
+      await s.ctx.db.updateTable('tokens').set({ remain_quota: 0 }).where('id', '=', mine.id).execute()
+      events.length = 0
+      assert.equal(((await u.get('/api/token/')).body.data as any[])[0].status, 4)
+      assert.deepEqual(events, [['tokens', mine.id]])
+      assert.equal((await stored(theirs.id)).status, 2, "another user's disabled token keeps its status")
     })
 
     it('reports and stores an exhausted limited token as 4 and refuses to re-enable it', async () => {

@@ -1,28 +1,16 @@
+/**
+ * The logs table: the console's list and statistics (on millions of rows: see chooseWalk), the
+ * cleaning, and the columns the relay's ledger writes (one definition for both of its writers,
+ * PostgreSQL in-process and the SQLite writer thread, which imports this module: keep it free of
+ * anything heavier than kysely).
+ */
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely'
-import { z } from 'zod'
-import type { Dialect } from '../db/index.ts'
-import type { DB, LogsTable } from '../db/schema.ts'
-import { fields } from '../http.ts'
-import { pageSizeQuery, queryInt, startsWithExact } from './query.ts'
+import type { Dialect } from './index.ts'
+import type { DB, LogsTable } from './schema.ts'
+import { startsWithExact, valueRows, type Placeholder } from './dialect.ts'
 import { LOG_TYPE } from '../../domain/statuses.ts'
-import { SECONDS_MAX } from '../../domain/time.ts'
 
 export type LogRow = Selectable<LogsTable>
-
-const text = (max: number) => z.string().trim().max(max).optional().default('')
-
-/** The filters shared by the log list and the stat, as query parameters. */
-export const logFilterQuery = z.object({
-  type: queryInt(0, 1000),
-  token_name: text(128),
-  model_name: text(255),
-  start_timestamp: queryInt(0, SECONDS_MAX),
-  end_timestamp: queryInt(0, SECONDS_MAX),
-  username: text(64),
-  channel: queryInt(0, Number.MAX_SAFE_INTEGER),
-})
-
-export const logListQuery = logFilterQuery.extend({ p: fields.page, page_size: pageSizeQuery })
 
 export interface LogFilter {
   /** only this user's rows (the /self calls) */
@@ -36,18 +24,6 @@ export interface LogFilter {
   end?: number
   username?: string
   channel?: number
-}
-
-export function filterFromQuery(q: z.infer<typeof logFilterQuery>, admin: boolean): LogFilter {
-  return {
-    type: q.type || undefined,
-    tokenName: q.token_name || undefined,
-    modelName: q.model_name || undefined,
-    start: q.start_timestamp || undefined,
-    end: q.end_timestamp || undefined,
-    username: admin ? q.username || undefined : undefined,
-    channel: admin ? q.channel || undefined : undefined,
-  }
 }
 
 /** How a list walks the rows; see `chooseWalk`. */
@@ -152,17 +128,82 @@ export async function logStat(db: Kysely<DB>, dialect: Dialect, f: LogFilter): P
   return { quota: Number(row?.quota ?? 0), token: Number(row?.token ?? 0) }
 }
 
-/** A log as its own user may see it: `other` without the administrator's details. */
-export function selfLog(row: LogRow): LogRow {
-  if (!row.other) return row
-  let other: unknown
-  try {
-    other = JSON.parse(row.other)
-  } catch {
-    return { ...row, other: '' }
+/** Deletes the rows written before `before` (unix seconds); returns how many. */
+export async function deleteLogsBefore(db: Kysely<DB>, before: number): Promise<number> {
+  const r = await db.deleteFrom('logs').where('created_at', '<', before).executeTakeFirst()
+  return Number(r.numDeletedRows)
+}
+
+// ---- the ledger's rows ----------------------------------------------------------------------------
+
+/** A log row as the relay's ledger queues it (plain data: it crosses to the SQLite writer thread). */
+export interface LedgerLog {
+  user_id: number
+  created_at: number
+  type?: number
+  content?: string
+  username: string
+  token_name?: string
+  token_id?: number
+  model_name: string
+  quota: number
+  prompt_tokens: number
+  completion_tokens: number
+  use_time?: number
+  is_stream?: number
+  channel?: number
+  other?: string
+}
+
+/** The columns both ledger writers insert, in the order of `logValues`. */
+export const LEDGER_LOG_COLUMNS = [
+  'user_id',
+  'created_at',
+  'type',
+  'content',
+  'username',
+  'token_name',
+  'token_id',
+  'model_name',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'use_time',
+  'is_stream',
+  'channel',
+  'other',
+] as const satisfies ReadonlyArray<keyof LedgerLog>
+
+/** A queued row's values in the order of LEDGER_LOG_COLUMNS, defaults filled. */
+export function logValues(l: LedgerLog): Array<string | number> {
+  return [
+    l.user_id,
+    l.created_at,
+    l.type ?? LOG_TYPE.consume,
+    l.content ?? '',
+    l.username,
+    l.token_name ?? '',
+    l.token_id ?? 0,
+    l.model_name,
+    l.quota,
+    l.prompt_tokens,
+    l.completion_tokens,
+    l.use_time ?? 0,
+    l.is_stream ?? 0,
+    l.channel ?? 0,
+    l.other ?? '',
+  ]
+}
+
+const insertText = new Map<string, string>()
+
+/** `INSERT INTO logs (…) VALUES …` for `rows` rows, written once per size and placeholder style. */
+export function insertLogsSql(rows: number, style: Placeholder): string {
+  const k = `${style}:${rows}`
+  let s = insertText.get(k)
+  if (!s) {
+    s = `INSERT INTO logs (${LEDGER_LOG_COLUMNS.join(', ')}) VALUES ${valueRows(rows, LEDGER_LOG_COLUMNS.length, style)}`
+    insertText.set(k, s)
   }
-  if (other === null || typeof other !== 'object' || Array.isArray(other)) return row
-  if (!('admin_info' in other)) return row
-  const { admin_info: _admin, ...rest } = other as Record<string, unknown>
-  return { ...row, other: JSON.stringify(rest) }
+  return s
 }

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
-import type { ChannelsTable, DB } from '../db/schema.ts'
+import type { ChannelsTable, DB } from './schema.ts'
 import { splitList } from '../../domain/text.ts'
 import { CHANNEL_STATUS } from '../../domain/statuses.ts'
 
@@ -32,6 +32,16 @@ export async function deleteAbilities(db: Kysely<DB>, channelIds: readonly numbe
   }
 }
 
+async function insertAbilities(db: Kysely<DB>, channels: readonly AbilitySource[]): Promise<void> {
+  const rows = channels.flatMap(abilitiesOf)
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await db
+      .insertInto('abilities')
+      .values(rows.slice(i, i + CHUNK))
+      .execute()
+  }
+}
+
 /**
  * Replaces the abilities of each channel by those its current group, models, status, priority and
  * weight grant. Pass the transaction that wrote the channels so both commit together.
@@ -41,11 +51,27 @@ export async function rebuildAbilities(db: Kysely<DB>, channels: readonly Abilit
     db,
     channels.map((c) => c.id),
   )
-  const rows = channels.flatMap(abilitiesOf)
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    await db
-      .insertInto('abilities')
-      .values(rows.slice(i, i + CHUNK))
+  await insertAbilities(db, channels)
+}
+
+/**
+ * Every ability rebuilt from the channels (POST /channel/fix): the table emptied, then filled a
+ * page of channels at a time so a large table never sits in memory at once. Returns the channels read.
+ */
+export async function rebuildAllAbilities(db: Kysely<DB>): Promise<number> {
+  await db.deleteFrom('abilities').execute()
+  let done = 0
+  for (let after = 0; ;) {
+    const rows = await db
+      .selectFrom('channels')
+      .select(['id', 'group', 'models', 'status', 'priority', 'weight'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(CHUNK)
       .execute()
+    if (rows.length === 0) return done
+    await insertAbilities(db, rows)
+    done += rows.length
+    after = rows[rows.length - 1]!.id
   }
 }

@@ -1,0 +1,52 @@
+/**
+ * The SQL that differs between SQLite and PostgreSQL, in one place. Each table's module
+ * (server/db/<table>.ts) builds its queries with these; nothing else branches on the dialect.
+ */
+import { sql, type Expression, type SqlBool } from 'kysely'
+import type { Dialect } from './index.ts'
+
+// ---- part 2 (tokens, logs, channels, the ledger writers) ------------------------------------------
+
+/**
+ * The smallest string greater than every string that starts with `prefix`, in code-point order
+ * (SQLite's BINARY collation, PostgreSQL's "C"), or null when there is none.
+ */
+export function prefixUpperBound(prefix: string): string | null {
+  const points = [...prefix].map((ch) => ch.codePointAt(0)!)
+  while (points.length) {
+    let last = points.pop()! + 1
+    if (last >= 0xd800 && last <= 0xdfff) last = 0xe000
+    if (last <= 0x10ffff) return String.fromCodePoint(...points, last)
+  }
+  return null
+}
+
+/**
+ * "column equals prefix or starts with it" as a range, so an index on the column serves it.
+ * PostgreSQL compares in the "C" collation (byte order), whatever the database's own collation.
+ */
+export function startsWithExact(dialect: Dialect, column: string, prefix: string): Expression<SqlBool> {
+  const ref = dialect === 'postgres' ? sql`${sql.ref(column)} collate "C"` : sql.ref(column)
+  const upper = prefixUpperBound(prefix)
+  return upper === null ? sql<SqlBool>`${ref} >= ${prefix}` : sql<SqlBool>`${ref} >= ${prefix} and ${ref} < ${upper}`
+}
+
+/**
+ * Whether a transaction must lock the rows it reads before writing what depends on them.
+ * PostgreSQL runs writers side by side (SELECT … FOR UPDATE); SQLite has a single writer.
+ */
+export const locksRows = (dialect: Dialect): boolean => dialect === 'postgres'
+
+/** How a statement written as text marks its parameters: `$1, $2, …` (pg) or `?` (node:sqlite). */
+export type Placeholder = '$n' | '?'
+
+/** `(…), (…)` for `rows` rows of `columns` parameters each, for a multi-row INSERT written as text. */
+export function valueRows(rows: number, columns: number, style: Placeholder): string {
+  const out: string[] = []
+  for (let r = 0, n = 1; r < rows; r++) {
+    const row: string[] = []
+    for (let c = 0; c < columns; c++) row.push(style === '?' ? '?' : `$${n++}`)
+    out.push(`(${row.join(', ')})`)
+  }
+  return out.join(', ')
+}

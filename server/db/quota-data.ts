@@ -1,0 +1,91 @@
+/**
+ * The quota_data table: hourly usage buckets per user and model, for the data dashboard. The
+ * relay's ledger adds to them (one upsert statement for both of its writers; the SQLite writer
+ * thread imports this module: keep it free of anything heavier than kysely).
+ */
+import { sql, type Kysely, type Selectable } from 'kysely'
+import type { DB, QuotaDataTable } from './schema.ts'
+import { valueRows, type Placeholder } from './dialect.ts'
+import { HOUR } from '../../domain/time.ts'
+
+export type BucketRow = Selectable<QuotaDataTable>
+
+const BUCKET_COLUMNS = ['id', 'user_id', 'username', 'model_name', 'created_at', 'token_used', 'count', 'quota'] as const
+
+/** One user's buckets (by id or by username) from start to end (both inclusive, seconds). */
+export function userBuckets(
+  db: Kysely<DB>,
+  who: { userId: number } | { username: string },
+  start: number,
+  end: number,
+): Promise<BucketRow[]> {
+  let query = db.selectFrom('quota_data').select(BUCKET_COLUMNS).where('created_at', '>=', start).where('created_at', '<=', end)
+  query = 'userId' in who ? query.where('user_id', '=', who.userId) : query.where('username', '=', who.username)
+  return query.orderBy('created_at').orderBy('model_name').execute()
+}
+
+/** Every user's buckets summed per model and hour, from start to end (both inclusive, seconds). */
+export async function modelTotals(db: Kysely<DB>, start: number, end: number) {
+  const rows = await db
+    .selectFrom('quota_data')
+    .select([
+      'model_name',
+      'created_at',
+      sql<number>`sum(count)`.as('count'),
+      sql<number>`sum(quota)`.as('quota'),
+      sql<number>`sum(token_used)`.as('token_used'),
+    ])
+    .where('created_at', '>=', start)
+    .where('created_at', '<=', end)
+    .groupBy(['model_name', 'created_at'])
+    .orderBy('created_at')
+    .orderBy('model_name')
+    .execute()
+  return rows.map((r) => ({ ...r, count: Number(r.count), quota: Number(r.quota), token_used: Number(r.token_used) }))
+}
+
+// ---- the ledger's buckets -------------------------------------------------------------------------
+
+/** What one batch adds to a bucket (plain data: it crosses to the SQLite writer thread). */
+export interface BucketDelta {
+  user_id: number
+  username: string
+  model_name: string
+  /** the start of the hour, unix seconds */
+  created_at: number
+  token_used: number
+  count: number
+  quota: number
+}
+
+/** The start of the hour `seconds` falls in: a bucket's created_at. */
+export const hourOf = (seconds: number): number => seconds - (seconds % HOUR)
+
+/** A delta's values in the order of the upsert's columns. */
+export const bucketValues = (b: BucketDelta): Array<string | number> => [
+  b.user_id,
+  b.username,
+  b.model_name,
+  b.created_at,
+  b.token_used,
+  b.count,
+  b.quota,
+]
+
+const upsertText = new Map<string, string>()
+
+/**
+ * Adds `rows` deltas to their buckets, creating the missing ones, in one statement (the same SQL
+ * on SQLite and PostgreSQL but for the placeholders).
+ */
+export function upsertBucketsSql(rows: number, style: Placeholder): string {
+  const k = `${style}:${rows}`
+  let s = upsertText.get(k)
+  if (!s) {
+    s = `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) VALUES ${valueRows(rows, 7, style)}
+      ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET token_used = quota_data.token_used + excluded.token_used,
+      count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota`
+    upsertText.set(k, s)
+  }
+  return s
+}

@@ -1,0 +1,35 @@
+/**
+ * Messages of the channel calls (list, edit, delete, test, balance, model list, account checks) and
+ * of the upstream calls they make. The spec's own wording (spec section 8) is kept verbatim.
+ */
+export const channels = {
+  'channel.notFound': { en: 'channel not found, refresh and retry', zh: '渠道不存在，请刷新后重试' },
+  'channel.created': { en: 'channel created', zh: '渠道已创建' },
+  'channel.createdMany': { en: '{count} channels created', zh: '已创建 {count} 个渠道' },
+  'channel.updated': { en: 'channel updated', zh: '渠道已更新' },
+  'channel.deleted': { en: 'channel deleted', zh: '渠道已删除' },
+  'channel.nothingSelected': { en: 'select channels to delete first', zh: '请先选择要删除的渠道' },
+  'channel.tooManyEntries': { en: '{field} must list at most {max} entries', zh: '{field} 最多只能列出 {max} 项' },
+  'channel.entryTooLong': { en: '{field} entries must be at most {max} characters', zh: '{field} 的每一项最多 {max} 个字符' },
+  'channel.tooManyKeys': { en: '{field} must hold at most {max} keys, one per line', zh: '{field} 最多只能填写 {max} 个密钥，每行一个' },
+  'channel.tooManyAbilities': {
+    en: '{field} x group x keys would grant too many abilities at once',
+    zh: '{field} × 分组 × 密钥的组合过多，一次无法全部写入',
+  },
+  'channel.openaiOnly': { en: 'only the OpenAI interface format is supported', zh: '仅支持 OpenAI 接口格式' },
+  'channel.fetchModelsFailed': { en: 'fetching model list failed: {reason}', zh: '获取模型列表失败：{reason}' },
+  'channel.testFailed': { en: 'channel test failed: {reason}', zh: '渠道测试失败：{reason}' },
+  'channel.testAllRunning': { en: 'a test of all channels is already running', zh: '已有一次全部渠道测试正在进行' },
+  'channel.balanceFailed': { en: 'channel balance not updated: {reason}', zh: '渠道余额未更新：{reason}' },
+  'channel.checkUnknown': { en: '{field} must be one of {choices}', zh: '{field} 必须是以下之一：{choices}' },
+  'channel.checkWrongType': { en: '{field} must be {type} for {act}', zh: '{act} 的 {field} 必须是 {type}' },
+  'channel.checkFailed': { en: '{label} account check failed: {reason}', zh: '{label} 账号检查未通过：{reason}' },
+  'channel.noBaseUrl': { en: 'the channel has no base_url', zh: '该渠道没有填写 base_url' },
+  'channel.noKey': { en: 'the channel has no key', zh: '该渠道没有密钥' },
+  'channel.noCredits': { en: 'no credits left', zh: '已没有剩余点数' },
+  'upstream.timeout': { en: 'no answer within {seconds} s', zh: '{seconds} 秒内没有应答' },
+  'upstream.unreachable': { en: 'the upstream could not be reached ({reason})', zh: '无法连接上游（{reason}）' },
+  'upstream.tooLarge': { en: 'the upstream reply is too large', zh: '上游的回复过大' },
+  'upstream.status': { en: 'HTTP {status} {message}', zh: 'HTTP {status} {message}' },
+  'upstream.noModelList': { en: 'the upstream reply has no model list', zh: '上游的回复中没有模型列表' },
+} as const
