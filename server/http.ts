@@ -120,3 +120,11 @@ export const fields = {
 export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000)
 }
+
+// ---- part 2 (channels, tokens, logs, data, tasks) -------------------------------------------------
+
+/**
+ * An optional field of spec §7 reads null as absent (DESIGN §3: the family's clients send
+ * `null` for a field they leave out): `z.preprocess(nullIsAbsent, schema.optional())`.
+ */
+export const nullIsAbsent = (value: unknown): unknown => (value === null ? undefined : value)

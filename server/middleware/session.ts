@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie'
 import { ApiError, type Env } from '../http.ts'
 import type { AppContext } from '../context.ts'
-import { type UserRow } from '../lib/users.ts'
+import { findUser, findUserByAccessToken, type UserRow } from '../db/users.ts'
 import { ROLE, USER_STATUS } from '../../domain/roles.ts'
 
 export const SESSION_COOKIE = 'tollgate_session'
@@ -52,12 +52,11 @@ export async function resolveUser(c: Context, ctx: AppContext): Promise<UserRow 
   if (header) {
     const token = header.replace(/^Bearer\s+/i, '').trim()
     if (!token || token.length > 128) return null
-    const user = await ctx.db.selectFrom('users').selectAll().where('access_token', '=', token).executeTakeFirst()
-    return user && user.deleted_at === null ? user : null
+    return (await findUserByAccessToken(ctx.db, token)) ?? null
   }
   const id = sessionUserId(c, ctx.config.sessionSecret)
   if (id === null) return null
-  const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+  const user = await findUser(ctx.db, id)
   return user && user.deleted_at === null ? user : null
 }
 
