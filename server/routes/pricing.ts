@@ -33,9 +33,10 @@ export function pricingRoutes(ctx: AppContext) {
         model_price: p.modelPrice,
       }
     })
-    // Only the caller's own group: the ratios of other (possibly hidden) groups never leave the server.
-    const groupRatio = { [group]: groupRatioOf(ctx.options.json('GroupRatio', {}), group) }
-    return c.json({ success: true, message: '', data, group_ratio: groupRatio })
+    // group_ratio is the caller's own group's number (the family's console multiplies by it);
+    // the ratios of other (possibly hidden) groups never leave the server
+    const groupRatio = groupRatioOf(ctx.options.json('GroupRatio', {}), group)
+    return c.json({ success: true, message: '', data, group_ratio: groupRatio, group })
   })
 
   return app
