@@ -60,11 +60,24 @@ export async function resolveUser(c: Context, ctx: AppContext): Promise<UserRow 
   return user && user.deleted_at === null ? user : null
 }
 
-/** Requires a signed-in, enabled user whose role is at least `role` (1 user, 10 admin, 100 root). */
+/**
+ * The family's clients name the signed-in user in a `New-API-User` header on every call, against
+ * caches that mix users up. When the header is there it must be that user's id.
+ */
+function headerNamesUser(c: Context, user: UserRow): boolean {
+  const named = c.req.header('new-api-user')
+  return named === undefined || (/^\d{1,15}$/.test(named.trim()) && Number(named.trim()) === user.id)
+}
+
+/**
+ * Requires a signed-in, enabled user whose role is at least `role` (1 user, 10 admin, 100 root).
+ * A New-API-User header that names someone else (or is not an id) is a 401, as for no session.
+ */
 export function requireRole(ctx: AppContext, role: number = ROLE.user): MiddlewareHandler<Env> {
   return async function requireRoleHandler(c, next) {
     const user = await resolveUser(c, ctx)
     if (!user) throw new ApiError(401, 'auth.notLoggedIn')
+    if (!headerNamesUser(c, user)) throw new ApiError(401, 'account.headerMismatch')
     if (user.status !== USER_STATUS.enabled) throw new ApiError(403, 'auth.disabled')
     if (user.role < role) throw new ApiError(403, 'auth.forbidden')
     c.set('user', user)
@@ -72,11 +85,15 @@ export function requireRole(ctx: AppContext, role: number = ROLE.user): Middlewa
   }
 }
 
-/** Sets `user` when the caller is signed in, and goes on either way (public calls such as pricing). */
+/**
+ * Sets `user` when the caller is signed in, and goes on either way (public calls such as pricing).
+ * A New-API-User header naming someone else makes the call a signed-out one: a public answer,
+ * never another user's.
+ */
 export function optionalUser(ctx: AppContext): MiddlewareHandler<Env> {
   return async function optionalUserHandler(c, next) {
     const user = await resolveUser(c, ctx)
-    if (user && user.status === USER_STATUS.enabled) c.set('user', user)
+    if (user && user.status === USER_STATUS.enabled && headerNamesUser(c, user)) c.set('user', user)
     await next()
   }
 }
