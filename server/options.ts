@@ -72,6 +72,7 @@ export const DEFAULT_OPTIONS: Readonly<Record<string, string>> = {
   DisplayInCurrencyEnabled: 'true',
   DisplayTokenStatEnabled: 'true',
   DefaultCollapseSidebar: 'false',
+  StreamCacheQueueLength: '0',
   // drawing
   DrawingEnabled: 'true',
   MjNotifyEnabled: 'false',
@@ -81,10 +82,16 @@ export const DEFAULT_OPTIONS: Readonly<Record<string, string>> = {
   MjCDNProxy: '',
   MjTranslate: 'false',
   ViggleProEnabled: 'false',
+  // The family's keys beyond the spec (issue 13): MjActionCheckSuccessEnabled here,
+  // CheckSensitiveOnCompletionEnabled and StopOnSensitiveEnabled below, StreamCacheQueueLength in
+  // operation. Stored and answered here; the relay gives them their behaviour.
+  MjActionCheckSuccessEnabled: 'true',
   // sensitive words
   CheckSensitiveEnabled: 'false',
   CheckSensitiveOnPromptEnabled: 'false',
   SensitiveWords: '',
+  CheckSensitiveOnCompletionEnabled: 'false',
+  StopOnSensitiveEnabled: 'true',
   // logs and dashboard
   LogConsumeEnabled: 'true',
   DataExportEnabled: 'true',
