@@ -72,7 +72,10 @@ function parseBody(text: string): Partial<Envelope<unknown>> | null {
  */
 export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<Envelope<T>> {
   // the server answers in the language the console shows (DESIGN §3)
-  let w = $http.get().url(path).headers({ 'Accept-Language': $prefs.get().locale === 'zh' ? 'zh-CN' : 'en' })
+  let w = $http
+    .get()
+    .url(path)
+    .headers({ 'Accept-Language': $prefs.get().locale === 'zh' ? 'zh-CN' : 'en' })
   if (options.query) w = w.query(cleanQuery(options.query))
   if (options.body !== undefined) w = w.json(options.body as object)
   let envelope: Partial<Envelope<T>> | null
