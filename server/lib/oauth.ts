@@ -84,7 +84,7 @@ export async function wechatProfile(o: OptionStore, code: string): Promise<Profi
   )
   const id = str(answer.data)
   if (answer.success !== true || !id) {
-    refuse(str(answer.message) ? text('oauth.wechatRefused', { reason: str(answer.message) }) : 'oauth.wechatCodeWrong')
+    refuse(str(answer.message) ? text('oauth.wechatSays', { reason: str(answer.message) }) : 'oauth.wechatCodeWrong')
   }
   return { id, displayName: '', email: '' }
 }

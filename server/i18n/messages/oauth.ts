@@ -50,7 +50,8 @@ export const oauth = {
   'oauth.githubNoAccount': { en: 'GitHub did not name the account: {reason}', zh: 'GitHub 未返回账号信息：{reason}' },
   'oauth.githubNoId': { en: 'GitHub did not name the account', zh: 'GitHub 未返回账号信息' },
   'oauth.wechatNoServer': { en: 'the administrator has not set the WeChat server address', zh: '管理员尚未设置微信服务器地址' },
-  'oauth.wechatRefused': { en: 'WeChat refused the sign-in: {reason}', zh: '微信登录失败：{reason}' },
+  /** the WeChat login server's own refusal, passed on in its own words as the family's gateways do */
+  'oauth.wechatSays': { en: '{reason}', zh: '{reason}' },
   'oauth.wechatCodeWrong': { en: 'the WeChat verification code is wrong or has expired', zh: '微信验证码错误或已过期' },
   'oauth.telegramNoToken': { en: 'the administrator has not set the Telegram bot token', zh: '管理员尚未设置 Telegram 机器人令牌' },
   'oauth.telegramUnverified': { en: 'the Telegram login could not be verified', zh: '无法验证此次 Telegram 登录' },
