@@ -42,6 +42,7 @@ const RULES: Readonly<Record<string, OptionRule>> = {
   QuotaForInvitee: count(),
   DataExportInterval: count(1, 525600),
   SMTPPort: count(1, 65535),
+  StreamCacheQueueLength: count(0, 100_000),
 
   // ratio and price maps: a name to a number of at least 0 (the relay computes with them)
   ModelPrice: json(true),

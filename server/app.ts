@@ -116,7 +116,7 @@ export async function createServer(config: Config): Promise<Server> {
 
   const api = new Hono<Env>()
   if (config.corsOrigins.length) {
-    api.use('*', cors({ origin: config.corsOrigins, credentials: true, allowHeaders: ['Content-Type', 'Authorization'] }))
+    api.use('*', cors({ origin: config.corsOrigins, credentials: true, allowHeaders: ['Content-Type', 'Authorization', 'New-API-User'] }))
   }
   api.use('*', bodyLimit({ maxSize: 1024 * 1024 }))
   api.use(

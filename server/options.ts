@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from './db/schema.ts'
+import { insertMissingOptions, readOptions, saveOption } from './db/options.ts'
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_GROUP_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './lib/ratios.ts'
 import { SMTP_PORT } from '../domain/option-rules.ts'
 import { GRANULARITIES } from '../domain/time.ts'
@@ -71,6 +72,7 @@ export const DEFAULT_OPTIONS: Readonly<Record<string, string>> = {
   DisplayInCurrencyEnabled: 'true',
   DisplayTokenStatEnabled: 'true',
   DefaultCollapseSidebar: 'false',
+  StreamCacheQueueLength: '0',
   // drawing
   DrawingEnabled: 'true',
   MjNotifyEnabled: 'false',
@@ -80,10 +82,16 @@ export const DEFAULT_OPTIONS: Readonly<Record<string, string>> = {
   MjCDNProxy: '',
   MjTranslate: 'false',
   ViggleProEnabled: 'false',
+  // The family's keys beyond the spec (issue 13): MjActionCheckSuccessEnabled here,
+  // CheckSensitiveOnCompletionEnabled and StopOnSensitiveEnabled below, StreamCacheQueueLength in
+  // operation. Stored and answered here; the relay gives them their behaviour.
+  MjActionCheckSuccessEnabled: 'true',
   // sensitive words
   CheckSensitiveEnabled: 'false',
   CheckSensitiveOnPromptEnabled: 'false',
   SensitiveWords: '',
+  CheckSensitiveOnCompletionEnabled: 'false',
+  StopOnSensitiveEnabled: 'true',
   // logs and dashboard
   LogConsumeEnabled: 'true',
   DataExportEnabled: 'true',
@@ -133,16 +141,13 @@ export class OptionStore {
 
   /** Writes the defaults of keys the database lacks, then reads every row. */
   async load(): Promise<void> {
-    const rows = await this.db.selectFrom('options').select(['key', 'value']).execute()
+    const rows = await readOptions(this.db)
     const have = new Set(rows.map((r) => r.key))
     const missing = Object.entries(DEFAULT_OPTIONS).filter(([k]) => !have.has(k))
-    if (missing.length) {
-      await this.db
-        .insertInto('options')
-        .values(missing.map(([key, value]) => ({ key, value })))
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute()
-    }
+    await insertMissingOptions(
+      this.db,
+      missing.map(([key, value]) => ({ key, value })),
+    )
     for (const r of rows) this.values.set(r.key, r.value)
     this.parsed.clear()
   }
@@ -178,11 +183,7 @@ export class OptionStore {
   }
 
   async set(key: string, value: string): Promise<void> {
-    await this.db
-      .insertInto('options')
-      .values({ key, value })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-      .execute()
+    await saveOption(this.db, key, value)
     this.apply(key, value)
   }
 

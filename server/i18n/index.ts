@@ -6,6 +6,14 @@
  */
 import type { Context } from 'hono'
 import { fillParams } from '../../domain/problem.ts'
+// part 1: accounts, users, sign-in, mail, wallet, options, redemptions and their log details
+import { account, users } from './messages/account.ts'
+import { accountLogs } from './messages/account-logs.ts'
+import { mail } from './messages/mail.ts'
+import { oauth } from './messages/oauth.ts'
+import { options } from './messages/options.ts'
+import { redemptions } from './messages/redemptions.ts'
+import { wallet } from './messages/wallet.ts'
 import { common } from './messages/common.ts'
 import { problems } from './messages/problems.ts'
 // part 2: channels, tokens, logs, data
@@ -24,6 +32,15 @@ export interface Words {
 
 /** Every catalogue, merged. A new area adds its file here. */
 const CATALOG = {
+  // part 1: accounts, users, sign-in, mail, wallet, options, redemptions and their log details
+  ...account,
+  ...users,
+  ...accountLogs,
+  ...mail,
+  ...oauth,
+  ...options,
+  ...redemptions,
+  ...wallet,
   ...common,
   ...problems,
   // part 2: channels, tokens, logs, data

@@ -1,9 +1,16 @@
 import nodemailer from 'nodemailer'
 import type { OptionStore } from '../options.ts'
 import { SMTP_PORT, SMTPS_PORT } from '../../domain/option-rules.ts'
+import { say, text as message, type Locale, type MessageKey, type Text } from '../i18n/index.ts'
 
-/** A mail that could not be sent; the message says why, in words a console user can act on. */
-export class MailError extends Error {}
+/** A mail that could not be sent; `reason` says why, in words a console user can act on. */
+export class MailError extends Error {
+  reason: Text
+  constructor(reason: Text) {
+    super(reason.params?.reason ? String(reason.params.reason) : reason.key)
+    this.reason = reason
+  }
+}
 
 export interface SmtpSettings {
   host: string
@@ -38,8 +45,8 @@ export function escapeHtml(s: string): string {
  */
 export async function sendMail(o: OptionStore, to: string, subject: string, text: string, html: string): Promise<void> {
   const s = smtpSettings(o)
-  if (!s.host) throw new MailError('the administrator has not configured an SMTP server')
-  if (!s.from) throw new MailError('the administrator has not set the SMTP sender address')
+  if (!s.host) throw new MailError(message('mail.notSentNoServer'))
+  if (!s.from) throw new MailError(message('mail.notSentNoSender'))
   const transport = nodemailer.createTransport({
     host: s.host,
     port: s.port,
@@ -58,8 +65,25 @@ export async function sendMail(o: OptionStore, to: string, subject: string, text
       html,
     })
   } catch (e) {
-    throw new MailError(e instanceof Error ? e.message : String(e))
+    throw new MailError(message('mail.notSent', { reason: e instanceof Error ? e.message : String(e) }))
   } finally {
     transport.close()
+  }
+}
+
+/** One paragraph of a mail: catalogue words, or a link (clickable in the HTML). */
+export type Paragraph = MessageKey | Text | { link: string }
+
+/** A mail's subject and body in the reader's language, as plain text and as HTML. */
+export function letter(locale: Locale, subject: Text, paragraphs: readonly Paragraph[]): { subject: string; text: string; html: string } {
+  const words = (p: Paragraph) => (typeof p === 'string' ? say(locale, p) : 'link' in p ? p.link : say(locale, p.key, p.params))
+  const html = (p: Paragraph) => {
+    const line = escapeHtml(words(p))
+    return typeof p !== 'string' && 'link' in p ? `<a href="${line}">${line}</a>` : line
+  }
+  return {
+    subject: say(locale, subject.key, subject.params),
+    text: `${paragraphs.map(words).join('\n')}\n`,
+    html: paragraphs.map((p) => `<p>${html(p)}</p>`).join(''),
   }
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import type { Problem } from '../../domain/problem.ts'
-import { text, type Text } from '../i18n/index.ts'
+import { text, type MessageKey, type Params, type Text } from '../i18n/index.ts'
 
 /** A problem as a message; a field rule names its field. */
 export function problemText(p: Problem, field?: string): Text {
@@ -20,5 +20,15 @@ export function rule<T>(check: (value: T) => Problem | null) {
   return (value: T, ctx: z.RefinementCtx) => {
     const p = check(value)
     if (p) ctx.addIssue({ code: 'custom', message: p.id, params: { text: problemText(p) } })
+  }
+}
+
+/**
+ * A check of the wire shape worded by the catalogue, as a zod refinement: unless `ok` holds, the
+ * value is refused as an issue of its field with the message of `key` (which may use {field}).
+ */
+export function must<T>(ok: (value: T) => boolean, key: MessageKey, params?: Params) {
+  return (value: T, ctx: z.RefinementCtx) => {
+    if (!ok(value)) ctx.addIssue({ code: 'custom', message: key, params: { text: text(key, params) } })
   }
 }

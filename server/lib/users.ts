@@ -1,14 +1,22 @@
-import type { Selectable } from 'kysely'
-import type { UsersTable } from '../db/schema.ts'
 import { randomBytes, randomInt } from 'node:crypto'
+import bcrypt from 'bcryptjs'
+import type { UserRow } from '../db/users.ts'
 
-export type UserRow = Selectable<UsersTable>
+export type { UserRow } from '../db/users.ts'
 
 /** The user as the console sees it: everything but the password hash. */
 export function publicUser(u: UserRow) {
   const { password: _password, deleted_at, ...rest } = u
   return { ...rest, DeletedAt: deleted_at ? new Date(deleted_at * 1000).toISOString() : null }
 }
+
+/** The user as an administrator sees it: no password hash and no access token. */
+export function adminUser(u: UserRow) {
+  const { access_token: _token, ...rest } = publicUser(u)
+  return rest
+}
+
+export const hashPassword = (plain: string): Promise<string> => bcrypt.hash(plain, 10)
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { ApiError, type Env } from '../http.ts'
+import type { AppContext } from '../context.ts'
 
 /** Fixed-window counters per client address, kept in memory. */
 export class RateLimiter {
@@ -37,4 +38,14 @@ export function rateLimit(limiter: RateLimiter, bucket: string, limit: () => num
     }
     await next()
   }
+}
+
+/** The stricter limit of the sign-in calls (login, register, verification, reset, OAuth), per client address. */
+export function criticalRateLimit(ctx: AppContext): MiddlewareHandler<Env> {
+  return rateLimit(
+    ctx.limiter,
+    'critical',
+    () => ctx.config.criticalRateLimit,
+    () => ctx.config.criticalRateWindowSeconds,
+  )
 }

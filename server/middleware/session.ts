@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie'
 import { ApiError, type Env } from '../http.ts'
 import type { AppContext } from '../context.ts'
-import { type UserRow } from '../lib/users.ts'
+import { findUser, findUserByAccessToken, type UserRow } from '../db/users.ts'
 import { ROLE, USER_STATUS } from '../../domain/roles.ts'
 
 export const SESSION_COOKIE = 'tollgate_session'
@@ -52,20 +52,32 @@ export async function resolveUser(c: Context, ctx: AppContext): Promise<UserRow 
   if (header) {
     const token = header.replace(/^Bearer\s+/i, '').trim()
     if (!token || token.length > 128) return null
-    const user = await ctx.db.selectFrom('users').selectAll().where('access_token', '=', token).executeTakeFirst()
-    return user && user.deleted_at === null ? user : null
+    return (await findUserByAccessToken(ctx.db, token)) ?? null
   }
   const id = sessionUserId(c, ctx.config.sessionSecret)
   if (id === null) return null
-  const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+  const user = await findUser(ctx.db, id)
   return user && user.deleted_at === null ? user : null
 }
 
-/** Requires a signed-in, enabled user whose role is at least `role` (1 user, 10 admin, 100 root). */
+/**
+ * The family's clients name the signed-in user in a `New-API-User` header on every call, against
+ * caches that mix users up. When the header is there it must be that user's id.
+ */
+function headerNamesUser(c: Context, user: UserRow): boolean {
+  const named = c.req.header('new-api-user')
+  return named === undefined || (/^\d{1,15}$/.test(named.trim()) && Number(named.trim()) === user.id)
+}
+
+/**
+ * Requires a signed-in, enabled user whose role is at least `role` (1 user, 10 admin, 100 root).
+ * A New-API-User header that names someone else (or is not an id) is a 401, as for no session.
+ */
 export function requireRole(ctx: AppContext, role: number = ROLE.user): MiddlewareHandler<Env> {
   return async function requireRoleHandler(c, next) {
     const user = await resolveUser(c, ctx)
     if (!user) throw new ApiError(401, 'auth.notLoggedIn')
+    if (!headerNamesUser(c, user)) throw new ApiError(401, 'account.headerMismatch')
     if (user.status !== USER_STATUS.enabled) throw new ApiError(403, 'auth.disabled')
     if (user.role < role) throw new ApiError(403, 'auth.forbidden')
     c.set('user', user)
@@ -73,11 +85,15 @@ export function requireRole(ctx: AppContext, role: number = ROLE.user): Middlewa
   }
 }
 
-/** Sets `user` when the caller is signed in, and goes on either way (public calls such as pricing). */
+/**
+ * Sets `user` when the caller is signed in, and goes on either way (public calls such as pricing).
+ * A New-API-User header naming someone else makes the call a signed-out one: a public answer,
+ * never another user's.
+ */
 export function optionalUser(ctx: AppContext): MiddlewareHandler<Env> {
   return async function optionalUserHandler(c, next) {
     const user = await resolveUser(c, ctx)
-    if (user && user.status === USER_STATUS.enabled) c.set('user', user)
+    if (user && user.status === USER_STATUS.enabled && headerNamesUser(c, user)) c.set('user', user)
     await next()
   }
 }

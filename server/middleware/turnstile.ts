@@ -10,9 +10,10 @@ export const TURNSTILE_COOKIE = 'tollgate_turnstile'
 export const TURNSTILE_PASS_SECONDS = 60 * 60
 const DEFAULT_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify'
 
-export const TURNSTILE_MISSING = 'the bot check has not finished yet; wait a few seconds and retry'
-export const TURNSTILE_FAILED = 'the bot check failed; refresh the page and retry'
-export const TURNSTILE_UNREACHABLE = 'the bot check could not be verified right now; retry later'
+/** the refusals' catalogue keys */
+export const TURNSTILE_MISSING = 'turnstile.missing'
+export const TURNSTILE_FAILED = 'turnstile.failed'
+export const TURNSTILE_UNREACHABLE = 'turnstile.unreachable'
 
 function cookieSecret(ctx: AppContext): string {
   return `${ctx.config.sessionSecret}\0turnstile`

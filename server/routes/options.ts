@@ -1,7 +1,8 @@
+/** The options (spec section 7, options): read, save one, reset the model ratios; the super administrator only. */
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { Refusal, fail, ok, readBody, type Env } from '../http.ts'
+import { ok, readBody, refuse, type Env } from '../http.ts'
 import { requireRole } from '../middleware/session.ts'
 import { ROLE } from '../../domain/roles.ts'
 import { DEFAULT_OPTIONS, isSecretOption } from '../options.ts'
@@ -14,7 +15,7 @@ function stringForm(key: string, value: unknown): string {
   if (typeof value === 'string') return value
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && isJsonOption(key)) return JSON.stringify(value, null, 2)
-  throw new Refusal(value === undefined ? 'value is required' : 'value must be a string, number or boolean', { field: 'value' })
+  refuse(value === undefined ? 'option.valueRequired' : 'option.valueType', { field: 'value' })
 }
 
 export function optionsRoutes(ctx: AppContext) {
@@ -28,19 +29,19 @@ export function optionsRoutes(ctx: AppContext) {
 
   app.on('PUT', ['/option/', '/option'], root, async (c) => {
     const body = await readBody(c, putBody)
-    if (!isKnownOption(body.key)) throw new Refusal(`key ${body.key.slice(0, 128)} is not a known option`, { field: 'key' })
+    if (!isKnownOption(body.key)) refuse({ key: 'option.unknownKey', params: { key: body.key } }, { field: 'key' })
     const verdict = checkOption(body.key, stringForm(body.key, body.value), (k) => ctx.options.get(k))
-    if (!verdict.ok) return fail(c, verdict.message)
+    if (!verdict.ok) refuse(verdict.message)
     await ctx.options.set(body.key, verdict.value)
     ctx.bus.emit('options')
-    return ok(c, null, 'saved')
+    return ok(c, null, 'option.saved')
   })
 
   app.post('/option/rest_model_ratio', root, async (c) => {
     await ctx.options.set('ModelRatio', DEFAULT_OPTIONS.ModelRatio!)
     await ctx.options.set('CompletionRatio', DEFAULT_OPTIONS.CompletionRatio!)
     ctx.bus.emit('options')
-    return ok(c, null, 'model ratios reset to the defaults')
+    return ok(c, null, 'option.ratiosReset')
   })
 
   return app

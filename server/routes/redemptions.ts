@@ -1,193 +1,124 @@
-import { Hono } from 'hono'
-import { sql } from 'kysely'
+/** Redemption codes (spec section 7): the administrators' list and edits, and the wallet's redeem. */
+import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { fail, fields, nowSeconds, ok, readBody, readQuery, type Env } from '../http.ts'
+import { nowSeconds, ok, readBody, readQuery, refuse, type Env } from '../http.ts'
+import { optional, pagingQuery } from '../lib/wire.ts'
 import { requireRole } from '../middleware/session.ts'
 import { randomKey } from '../lib/users.ts'
+import { bodyId, isUniqueViolation, paramId } from '../lib/query.ts'
+import { must, problemText, rule } from '../lib/problems.ts'
+import {
+  deleteRedemption,
+  editRedemption,
+  findRedemption,
+  insertRedemptions,
+  listRedemptions,
+  redeemCode,
+  searchRedemptions,
+  setRedemptionStatus,
+  type CodeChange,
+} from '../db/redemptions.ts'
 import { ROLE } from '../../domain/roles.ts'
-import { bodyId, isUniqueViolation, paramId, startsWithText } from '../lib/query.ts'
-import { problemText, rule } from '../lib/problems.ts'
 import {
   REDEMPTION_DEFAULTS,
   redemptionCountProblem,
   redemptionNameProblem,
   redemptionQuotaProblem,
 } from '../../domain/redemption-rules.ts'
-import { LOG_TYPE, REDEMPTION_STATUS } from '../../domain/statuses.ts'
+import { REDEMPTION_STATUS } from '../../domain/statuses.ts'
 import { redeemCodeProblem } from '../../domain/wallet-rules.ts'
 
-const PAGE = 10
 const SEARCH_LIMIT = 100
 const KEY_LENGTH = 32
 
 const name = z.string().trim().superRefine(rule(redemptionNameProblem))
 const quota = z.number().superRefine(rule(redemptionQuotaProblem))
 const count = z.number().superRefine(rule(redemptionCountProblem))
+const settable = [REDEMPTION_STATUS.unused, REDEMPTION_STATUS.disabled] as number[]
 
-const createBody = z.object({ name, quota, count: count.optional().default(REDEMPTION_DEFAULTS.count) })
-const updateBody = z.object({ id: bodyId, name: name.optional(), quota: quota.optional() })
+const createBody = z.object({ name, quota, count: optional(count.default(REDEMPTION_DEFAULTS.count)) })
+const updateBody = z.object({ id: bodyId, name: optional(name.optional()), quota: optional(quota.optional()) })
 const statusBody = z.object({
   id: bodyId,
-  status: z.union([z.literal(REDEMPTION_STATUS.unused), z.literal(REDEMPTION_STATUS.disabled)], {
-    error: 'must be 1 (enabled) or 2 (disabled)',
-  }),
+  status: z.unknown().superRefine(must((s: unknown) => typeof s === 'number' && settable.includes(s), 'redemption.statusValue')),
 })
 const redeemBody = z.object({ key: z.string().trim().max(128) })
+
+type C = Context<Env>
+
+/** The answer to an edit: the code as it now is, or why it did not change. */
+function answerChange(c: C, change: CodeChange) {
+  if ('row' in change) return ok(c, change.row, 'redemption.updated')
+  if (change.refused === 'missing') refuse('redemption.notFound')
+  refuse(change.refused === 'used' ? 'redemption.usedKeepsStatus' : 'redemption.onlyUnusedEditable')
+}
+
+async function createCodes(c: C) {
+  const { db } = c.get('ctx')
+  const body = await readBody(c, createBody)
+  const batch = { name: body.name, quota: body.quota, userId: c.get('user').id, at: nowSeconds() }
+  for (let attempt = 0; ; attempt++) {
+    const keys = new Set<string>()
+    while (keys.size < body.count) keys.add(randomKey(KEY_LENGTH))
+    try {
+      await insertRedemptions(db, { ...batch, keys: [...keys] })
+      return ok(c, [...keys], 'redemption.created')
+    } catch (e) {
+      // One statement: a key collision inserts nothing, so a fresh batch can simply be tried.
+      if (!isUniqueViolation(e) || attempt >= 2) throw e
+    }
+  }
+}
+
+async function editCode(c: C) {
+  const { db } = c.get('ctx')
+  if (['true', '1'].includes(c.req.query('status_only') ?? '')) {
+    const body = await readBody(c, statusBody)
+    return answerChange(c, await setRedemptionStatus(db, body.id, body.status as number))
+  }
+  const body = await readBody(c, updateBody)
+  const changes: { name?: string; quota?: number } = {}
+  if (body.name !== undefined) changes.name = body.name
+  if (body.quota !== undefined) changes.quota = body.quota
+  return answerChange(c, await editRedemption(db, body.id, changes))
+}
+
+async function redeem(c: C) {
+  const { db, bus } = c.get('ctx')
+  const me = c.get('user')
+  const { key } = await readBody(c, redeemBody)
+  const missing = redeemCodeProblem(key)
+  if (missing) refuse(problemText(missing))
+  const result = await redeemCode(db, me, key, nowSeconds())
+  if ('refused' in result) refuse(`redemption.${result.refused}`)
+  bus.emit('users', me.id)
+  return ok(c, result.quota, 'redemption.redeemed')
+}
 
 export function redemptionsRoutes(ctx: AppContext) {
   const app = new Hono<Env>()
   const admin = requireRole(ctx, ROLE.admin)
   const user = requireRole(ctx, ROLE.user)
-  const db = ctx.db
-
-  const byId = (id: number) => db.selectFrom('redemptions').selectAll().where('id', '=', id).executeTakeFirst()
 
   app.on('GET', ['/redemption/', '/redemption'], admin, async (c) => {
-    const { p } = readQuery(c, z.object({ p: fields.page }))
-    return ok(
-      c,
-      await db
-        .selectFrom('redemptions')
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(PAGE)
-        .offset(p * PAGE)
-        .execute(),
-    )
+    const { page, size } = readQuery(c, pagingQuery)
+    return ok(c, await listRedemptions(ctx.db, page, size))
   })
-
   app.get('/redemption/search', admin, async (c) => {
-    const { keyword } = readQuery(c, z.object({ keyword: z.string().trim().max(64).optional().default('') }))
-    let q = db.selectFrom('redemptions').selectAll()
-    if (keyword) {
-      q = q.where((eb) => {
-        const any = [startsWithText('name', keyword)]
-        if (/^\d{1,15}$/.test(keyword)) any.unshift(eb('id', '=', Number(keyword)))
-        return eb.or(any)
-      })
-    }
-    return ok(c, await q.orderBy('id', 'desc').limit(SEARCH_LIMIT).execute())
+    const { keyword } = readQuery(c, z.object({ keyword: optional(z.string().trim().max(64).default('')) }))
+    return ok(c, await searchRedemptions(ctx.db, keyword, SEARCH_LIMIT))
   })
-
   app.get('/redemption/:id{[0-9]+}', admin, async (c) => {
-    const r = await byId(paramId(c))
-    return r ? ok(c, r) : fail(c, 'redemption code not found')
+    const row = await findRedemption(ctx.db, paramId(c))
+    return row ? ok(c, row) : refuse('redemption.notFound')
   })
-
-  app.on('POST', ['/redemption/', '/redemption'], admin, async (c) => {
-    const me = c.get('user')
-    const body = await readBody(c, createBody)
-    const now = nowSeconds()
-    for (let attempt = 0; ; attempt++) {
-      const keys = new Set<string>()
-      while (keys.size < body.count) keys.add(randomKey(KEY_LENGTH))
-      try {
-        await db
-          .insertInto('redemptions')
-          .values(
-            [...keys].map((key) => ({
-              user_id: me.id,
-              key,
-              status: REDEMPTION_STATUS.unused,
-              name: body.name,
-              quota: body.quota,
-              created_time: now,
-            })),
-          )
-          .execute()
-        return ok(c, [...keys], 'redemption codes created')
-      } catch (e) {
-        // One statement: a key collision inserts nothing, so a fresh batch can simply be tried.
-        if (!isUniqueViolation(e) || attempt >= 2) throw e
-      }
-    }
-  })
-
-  app.on('PUT', ['/redemption/', '/redemption'], admin, async (c) => {
-    const statusOnly = ['true', '1'].includes(c.req.query('status_only') ?? '')
-    if (statusOnly) {
-      const body = await readBody(c, statusBody)
-      const r = await db
-        .updateTable('redemptions')
-        .set({ status: body.status })
-        .where('id', '=', body.id)
-        .where('status', '<>', REDEMPTION_STATUS.used)
-        .executeTakeFirst()
-      const row = await byId(body.id)
-      if (!row) return fail(c, 'redemption code not found')
-      if (Number(r.numUpdatedRows) !== 1) return fail(c, 'this redemption code has already been used; its status cannot change')
-      return ok(c, row, 'redemption updated successfully')
-    }
-    const body = await readBody(c, updateBody)
-    const changes: { name?: string; quota?: number } = {}
-    if (body.name !== undefined) changes.name = body.name
-    if (body.quota !== undefined) changes.quota = body.quota
-    let updated = 1
-    if (Object.keys(changes).length) {
-      const r = await db
-        .updateTable('redemptions')
-        .set(changes)
-        .where('id', '=', body.id)
-        .where('status', '=', REDEMPTION_STATUS.unused)
-        .executeTakeFirst()
-      updated = Number(r.numUpdatedRows)
-    }
-    const row = await byId(body.id)
-    if (!row) return fail(c, 'redemption code not found')
-    if (updated !== 1 || row.status !== REDEMPTION_STATUS.unused) return fail(c, 'only an unused, enabled redemption code can be edited')
-    return ok(c, row, 'redemption updated successfully')
-  })
-
+  app.on('POST', ['/redemption/', '/redemption'], admin, createCodes)
+  app.on('PUT', ['/redemption/', '/redemption'], admin, editCode)
   app.on('DELETE', ['/redemption/:id{[0-9]+}/', '/redemption/:id{[0-9]+}'], admin, async (c) => {
-    const r = await db.deleteFrom('redemptions').where('id', '=', paramId(c)).executeTakeFirst()
-    if (Number(r.numDeletedRows) !== 1) return fail(c, 'redemption code not found')
-    return ok(c, null, 'redemption code deleted')
+    if (!(await deleteRedemption(ctx.db, paramId(c)))) refuse('redemption.notFound')
+    return ok(c, null, 'redemption.deleted')
   })
-
-  app.post('/user/topup', user, async (c) => {
-    const me = c.get('user')
-    const { key } = await readBody(c, redeemBody)
-    const missing = redeemCodeProblem(key)
-    if (missing) return fail(c, problemText(missing))
-    const now = nowSeconds()
-    // The guarded UPDATE is the lock: of any number of concurrent calls exactly one sees a row change.
-    const result = await db.transaction().execute(async (tx) => {
-      const used = await tx
-        .updateTable('redemptions')
-        .set({ status: REDEMPTION_STATUS.used, used_user_id: me.id, redeemed_time: now })
-        .where('key', '=', key)
-        .where('status', '=', REDEMPTION_STATUS.unused)
-        .returning(['id', 'quota'])
-        .execute()
-      if (used.length !== 1) return null
-      const { id, quota: amount } = used[0]!
-      await tx
-        .updateTable('users')
-        .set({ quota: sql`quota + ${amount}` })
-        .where('id', '=', me.id)
-        .execute()
-      await tx
-        .insertInto('logs')
-        .values({
-          user_id: me.id,
-          username: me.username,
-          created_at: now,
-          type: LOG_TYPE.topup,
-          content: `topped up ${amount} quota with redemption code id ${id}`,
-        })
-        .execute()
-      return amount
-    })
-    if (result === null) {
-      const row = await db.selectFrom('redemptions').select('status').where('key', '=', key).executeTakeFirst()
-      if (!row) return fail(c, 'invalid redemption code')
-      if (row.status === REDEMPTION_STATUS.disabled) return fail(c, 'this redemption code is disabled')
-      return fail(c, 'this redemption code has already been used')
-    }
-    ctx.bus.emit('users', me.id)
-    return ok(c, result, 'redeemed successfully')
-  })
-
+  app.post('/user/topup', user, redeem)
   return app
 }

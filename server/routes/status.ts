@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import type { AppContext } from '../context.ts'
 import { ok, type Env } from '../http.ts'
 import type { OptionStore } from '../options.ts'
-import { onlineTopUpEnabled } from './topup.ts'
+import { onlineTopUpEnabled } from '../lib/wallet.ts'
 import { MIN_TOPUP_DEFAULT, PRICE_DEFAULT } from '../../domain/wallet-rules.ts'
 
 const startTime = Math.floor(Date.now() / 1000)

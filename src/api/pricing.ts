@@ -10,15 +10,20 @@ export interface Pricing {
 }
 
 /**
- * GET /api/pricing: public; signed out it prices for the default group. The answer carries
- * group_ratio beside data: the caller's own group and its ratio.
+ * GET /api/pricing: public; signed out it prices for the default group. Beside data the answer
+ * carries group_ratio, the caller's group's ratio (a number, as the family's consoles read it),
+ * and group, that group's name.
  */
 export async function load(): Promise<Pricing> {
   const envelope = (await get<PricingEntry[]>('/api/pricing', undefined, { quiet: true })) as {
     data: PricingEntry[]
-    group_ratio?: Record<string, number>
+    group_ratio?: unknown
+    group?: unknown
   }
-  const ratios = envelope.group_ratio && typeof envelope.group_ratio === 'object' ? envelope.group_ratio : {}
-  const [group, ratio] = Object.entries(ratios)[0] ?? [DEFAULT_GROUP, 1]
-  return { models: envelope.data ?? [], group, groupRatio: typeof ratio === 'number' && Number.isFinite(ratio) ? ratio : 1 }
+  const ratio = envelope.group_ratio
+  return {
+    models: envelope.data ?? [],
+    group: typeof envelope.group === 'string' && envelope.group ? envelope.group : DEFAULT_GROUP,
+    groupRatio: typeof ratio === 'number' && Number.isFinite(ratio) ? ratio : 1,
+  }
 }

@@ -253,7 +253,7 @@ describe('<tollgate-pricing> states and copy', () => {
     const restore = stubFetch(
       (url) => url.includes('/api/pricing'),
       async () =>
-        new Response(JSON.stringify({ success: true, message: '', data: [], group_ratio: { default: 1 } }), {
+        new Response(JSON.stringify({ success: true, message: '', data: [], group_ratio: 1, group: 'default' }), {
           headers: { 'content-type': 'application/json' },
         }),
     )

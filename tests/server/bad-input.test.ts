@@ -106,9 +106,9 @@ for (const dialect of dialects) {
         base: () => ({ username: 'fresh', display_name: 'Fresh', password: 'password-1' }),
         fields: {
           username: fc.oneof(badText(12), fc.constant(OMIT)),
-          display_name: badText(20, true),
+          display_name: notNull(badText(20, true)),
           password: fc.oneof(fc.string({ unit: fc.constantFrom(...ALNUM), maxLength: 7 }), longText(20), notString, fc.constant(OMIT)),
-          role: fc.constantFrom<unknown>(0, 2, 100, 1000, -1, '1', null),
+          role: fc.constantFrom<unknown>(0, 2, 100, 1000, -1, '1'),
         },
       },
       {
@@ -119,11 +119,11 @@ for (const dialect of dialects) {
         base: () => ({ id: targetId, display_name: 'Changed', quota: 77, group: 'vip' }),
         fields: {
           id: fc.oneof(badId, fc.constant(OMIT)),
-          username: badText(12),
-          display_name: badText(20, true),
-          password: fc.oneof(fc.string({ unit: fc.constantFrom(...ALNUM), minLength: 1, maxLength: 7 }), longText(20), notString),
-          quota: badInt(0, 1e15),
-          group: fc.oneof(badText(64), fc.constantFrom('a,b', 'has space')),
+          username: notNull(badText(12)),
+          display_name: notNull(badText(20, true)),
+          password: notNull(fc.oneof(fc.string({ unit: fc.constantFrom(...ALNUM), minLength: 1, maxLength: 7 }), longText(20), notString)),
+          quota: notNull(badInt(0, 1e15)),
+          group: notNull(fc.oneof(badText(64), fc.constantFrom('a,b', 'has space'))),
         },
       },
       {
@@ -196,7 +196,7 @@ for (const dialect of dialects) {
         fields: {
           name: fc.oneof(badText(20), fc.constant(OMIT)),
           quota: fc.oneof(badInt(1, 1e15), fc.constant(OMIT)),
-          count: badInt(1, 100),
+          count: notNull(badInt(1, 100)),
         },
       },
       {
@@ -205,7 +205,7 @@ for (const dialect of dialects) {
         as: 'root',
         path: () => '/api/redemption/',
         base: () => ({ id: codeId, name: 'renamed', quota: 50 }),
-        fields: { id: fc.oneof(badId, fc.constant(OMIT)), name: badText(20), quota: badInt(1, 1e15) },
+        fields: { id: fc.oneof(badId, fc.constant(OMIT)), name: notNull(badText(20)), quota: notNull(badInt(1, 1e15)) },
       },
       {
         label: 'code status',

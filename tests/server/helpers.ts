@@ -134,7 +134,7 @@ export async function startServer(dialect: Dialect = 'sqlite', overrides: Partia
     },
     async user(opts: { role?: number; quota?: number; username?: string; group?: string } = {}) {
       const username = opts.username ?? `u${process.pid % 1000}_${++counter}`.slice(0, 12)
-      const { hashPassword } = await import('../../server/routes/account.ts')
+      const { hashPassword } = await import('../../server/lib/users.ts')
       const row = await server.ctx.db
         .insertInto('users')
         .values({

@@ -40,7 +40,8 @@ for (const dialect of dialects) {
       const r = await s.anon.get('/api/pricing')
       assert.equal(r.status, 200)
       assert.equal(r.body.success, true)
-      assert.deepEqual(r.body.group_ratio, { default: 1 })
+      assert.equal(r.body.group_ratio, 1, "group_ratio is the caller's group's number")
+      assert.equal(r.body.group, 'default')
       const m = byModel(r.body.data)
       assert.deepEqual([...m.keys()].sort(), ['gpt-4o', 'mj_imagine', 'my-own-model', 'secret-model'])
       assert.deepEqual(m.get('gpt-4o'), {
@@ -66,13 +67,15 @@ for (const dialect of dialects) {
     it("answers availability and the group ratio for the caller's own group only", async () => {
       const vip = await s.user({ group: 'vip' })
       const r = await vip.get('/api/pricing')
-      assert.deepEqual(r.body.group_ratio, { vip: 0.8 })
+      assert.equal(r.body.group_ratio, 0.8)
+      assert.equal(r.body.group, 'vip')
       assert.ok(!JSON.stringify(r.body).includes('hidden'), 'other groups never leak')
       const m = byModel(r.body.data)
       assert.equal(m.get('secret-model').available, true)
       assert.equal(m.get('mj_imagine').available, false)
       const odd = await s.user({ group: 'nogroup' })
-      assert.deepEqual((await odd.get('/api/pricing')).body.group_ratio, { nogroup: 1 })
+      const oddAnswer = (await odd.get('/api/pricing')).body
+      assert.deepEqual([oddAnswer.group, oddAnswer.group_ratio], ['nogroup', 1])
     })
   })
 }

@@ -1,8 +1,8 @@
 import { after, before, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
+import { readLogDetail } from '../../domain/log-detail.ts'
 import { dialects, startServer, type TestServer, assertRefused } from './helpers.ts'
-import { NOT_ENABLED } from '../../server/routes/topup.ts'
 
 const KEY = 'epay-merchant-key'
 
@@ -109,7 +109,7 @@ for (const dialect of dialects) {
         const saved = o.get(key)
         await o.set(key, '')
         const r = await u.post('/api/user/pay', { amount: 2, top_up_code: '', payment_method: 'zfb' })
-        assert.deepEqual(r.body, { success: false, message: 'error', data: NOT_ENABLED }, key)
+        assert.deepEqual(r.body, { success: false, message: 'error', data: 'admin has not enabled online top-up' }, key)
         await o.set(key, saved)
       }
       await o.set('ServerAddress', '')
@@ -179,6 +179,14 @@ for (const dialect of dialects) {
       assert.equal(logs[0].quota, 1500000)
       assert.equal(logs[0].username, u.username)
       assert.match(logs[0].content, /online top-up/)
+      assert.deepEqual(readLogDetail(logs[0].other), {
+        kind: 'topup.paid',
+        amount: 3,
+        quota: 1500000,
+        money: Number(form.money),
+        method: 'alipay',
+        trade_no: form.out_trade_no,
+      })
     })
 
     it('follows QuotaPerUnit when crediting', async () => {

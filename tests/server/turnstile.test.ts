@@ -3,7 +3,12 @@ import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { dialects, startServer, Client, type TestServer } from './helpers.ts'
-import { TURNSTILE_FAILED, TURNSTILE_MISSING, TURNSTILE_PASS_SECONDS, TURNSTILE_UNREACHABLE } from '../../server/middleware/turnstile.ts'
+import { TURNSTILE_PASS_SECONDS } from '../../server/middleware/turnstile.ts'
+import { say } from '../../server/i18n/index.ts'
+
+const TURNSTILE_MISSING = say('en', 'turnstile.missing')
+const TURNSTILE_FAILED = say('en', 'turnstile.failed')
+const TURNSTILE_UNREACHABLE = say('en', 'turnstile.unreachable')
 
 /** A fake Cloudflare siteverify on loopback: 'good-token' passes, 'down' answers 500. */
 async function startSiteverify() {
