@@ -22,7 +22,7 @@ import {
   usernameTaken,
   type UserChanges,
 } from '../db/users.ts'
-import { modelsOfGroup } from '../db/ability-reads.ts'
+import { modelsOfGroup } from '../db/abilities.ts'
 import { ROLE, USER_STATUS } from '../../domain/roles.ts'
 import {
   credentialsProblem,
