@@ -87,7 +87,7 @@ const PRESETS: Readonly<Record<number, readonly string[]>> = {
   23: ['hunyuan-lite', 'hunyuan-standard', 'hunyuan-pro', 'hunyuan-turbo'],
   31: ['yi-large', 'yi-medium', 'yi-spark', 'yi-lightning'],
   35: ['abab6.5-chat', 'abab6.5s-chat', 'abab5.5-chat'],
-  41: ['suno_music', 'suno_lyrics', 'chirp-v3-0', 'chirp-v3-5', 'chirp-v4'],
+  41: ['suno_music', 'suno_lyrics', 'chirp-v3-0', 'chirp-v3-5', 'chirp-v4', 'chirp-lyrics'],
   43: ['luma_generate', 'luma_extend'],
   45: ['vg_generate', 'vg_up_image', 'vg_up_video', 'vg_template'],
   47: [

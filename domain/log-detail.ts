@@ -25,6 +25,8 @@ export type LogDetail =
   | { kind: 'topup.redeemed'; quota: number; code_id: number }
   /** an online payment succeeded: `amount` dollars bought `quota`, `money` paid by `method` */
   | { kind: 'topup.paid'; amount: number; quota: number; money: number; method: string; trade_no: string }
+  /** an image, music or video task failed and its charge was given back */
+  | { kind: 'task.refunded'; quota: number; platform: string; task_id: string }
 
 export type LogDetailKind = LogDetail['kind']
 
@@ -36,6 +38,7 @@ export const LOG_DETAIL_TYPE: { readonly [K in LogDetailKind]: number } = {
   'admin.quotaChanged': LOG_TYPE.manage,
   'topup.redeemed': LOG_TYPE.topup,
   'topup.paid': LOG_TYPE.topup,
+  'task.refunded': LOG_TYPE.system,
 }
 
 /** The fields of a detail that hold quota, to be shown in the site's display unit. */

@@ -7,6 +7,7 @@
 import { problem, type Problem } from './problem.ts'
 import { QUOTA_MAX } from './quota.ts'
 import { GRANULARITIES } from './time.ts'
+import { parseOrigins } from './origins.ts'
 
 /** The largest option value accepted (the request body limit is the same). */
 export const OPTION_VALUE_MAX = 1024 * 1024
@@ -21,6 +22,7 @@ export type OptionRule =
   | { kind: 'choice'; choices: readonly string[] }
   | { kind: 'url' }
   | { kind: 'list' }
+  | { kind: 'origins' }
 
 const real = (min: number, max: number, above?: true): OptionRule => ({ kind: 'number', integer: false, min, max, ...(above && { above }) })
 /** monitoring and quota numbers: whole numbers of at least 0 (spec section 5) */
@@ -62,6 +64,8 @@ const RULES: Readonly<Record<string, OptionRule>> = {
   WeChatServerAddress: url,
 
   EmailDomainWhitelist: { kind: 'list' },
+  // sites allowed to sign in from an embedding page: origins, one a line
+  EmbedOrigins: { kind: 'origins' },
 }
 
 /** Switches that turn on only once another option is filled in. */
@@ -112,6 +116,10 @@ export function normaliseOption(key: string, raw: string): string {
       return raw.trim().replace(/\/+$/, '')
     case 'list':
       return emailDomains(raw).join(',')
+    case 'origins': {
+      const { origins, bad } = parseOrigins(raw)
+      return bad === null ? [...new Set(origins)].join('\n') : raw.trim()
+    }
     default:
       return raw
   }
@@ -160,6 +168,10 @@ export function optionProblem(key: string, value: string): Problem | null {
       return jsonProblem(key, value, rule.numberMap)
     case 'choice':
       return rule.choices.includes(value) ? null : problem('option.notChoice', { key, choices: rule.choices.join(', ') })
+    case 'origins': {
+      const { bad } = parseOrigins(value)
+      return bad === null ? null : problem('option.notOrigin', { key, entry: bad.slice(0, 100) })
+    }
     default:
       return null
   }

@@ -4,6 +4,9 @@
  * (server/lib/problems.ts) and the console into the reader's language (src/i18n/problems.ts); both
  * catalogues are typed against ProblemId, so a new rule cannot ship without its messages.
  */
+
+import { fillPlurals } from './plural.ts'
+
 export type ProblemId =
   // accounts (spec section 5, register and login, personal settings, admin user edit)
   | 'account.credentialsMissing'
@@ -16,6 +19,7 @@ export type ProblemId =
   | 'token.expiryInvalid'
   | 'token.quotaInvalid'
   | 'token.modelLimitsTooLong'
+  | 'token.modelLimitsEmpty'
   // redemption codes (spec section 5, redemption form)
   | 'redemption.nameMissing'
   | 'redemption.nameTooLong'
@@ -45,6 +49,7 @@ export type ProblemId =
   | 'option.notJsonObject'
   | 'option.ratioNotNumber'
   | 'option.notChoice'
+  | 'option.notOrigin'
 
 export type ProblemParams = Readonly<Record<string, string | number>>
 
@@ -63,7 +68,11 @@ export function firstProblem(...checks: Array<Problem | null>): Problem | null {
   return null
 }
 
-/** `{name}` placeholders of a message filled from the problem's params (unknown names stay as they are). */
-export function fillParams(text: string, params?: ProblemParams): string {
-  return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m)) : text
+/**
+ * `{name}` placeholders of a message filled from the problem's params (unknown names stay as they
+ * are), after its plural blocks (domain/plural.ts) are chosen by the rules of `locale`.
+ */
+export function fillParams(text: string, params?: ProblemParams, locale = 'en'): string {
+  if (!params) return text
+  return fillPlurals(text, params, locale).replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m))
 }

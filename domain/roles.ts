@@ -4,6 +4,12 @@ export const ROLE = { guest: 0, user: 1, admin: 10, root: 100 } as const
 export const isAdmin = (role: number): boolean => role >= ROLE.admin
 export const isRoot = (role: number): boolean => role >= ROLE.root
 
+/**
+ * An administrator may read and act on users of a lower role only; the super administrator on
+ * anyone (the family's rule behind GET /api/user/{id} and every admin user action).
+ */
+export const outranks = (actorRole: number, targetRole: number): boolean => isRoot(actorRole) || targetRole < actorRole
+
 /** The tier a role number belongs to, for its name and badge. */
 export type RoleTier = 'root' | 'admin' | 'user'
 export const roleTier = (role: number): RoleTier => (isRoot(role) ? 'root' : isAdmin(role) ? 'admin' : 'user')

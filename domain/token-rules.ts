@@ -93,3 +93,11 @@ export function remainQuotaProblem(quota: number): Problem | null {
 export function modelLimitsProblem(joined: string): Problem | null {
   return joined.length > MODEL_LIMITS_MAX ? problem('token.modelLimitsTooLong', { max: MODEL_LIMITS_MAX }) : null
 }
+
+/**
+ * Model limits that are on must name at least one model: the relay refuses every call of a token
+ * whose limit allows nothing, so such a token is refused before it is saved (issue 13, item 5).
+ */
+export function modelLimitsChosenProblem(enabled: boolean, joined: string): Problem | null {
+  return enabled && joined.split(',').every((m) => m.trim() === '') ? problem('token.modelLimitsEmpty') : null
+}

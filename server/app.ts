@@ -7,16 +7,20 @@ import bcrypt from 'bcryptjs'
 import type { Config } from './config.ts'
 import { ChangeBus, type AppContext } from './context.ts'
 import { openDatabase } from './db/index.ts'
-import { ApiError, Refusal, type Env } from './http.ts'
+import { ApiError, Refusal, refuseNulQuery, type Env } from './http.ts'
 import { localeOf, render, say, type Locale } from './i18n/index.ts'
 import { OptionStore } from './options.ts'
 import { RateLimiter, rateLimit } from './middleware/rate-limit.ts'
+import { csrfGuard } from './middleware/csrf.ts'
+import { securityHeaders } from './middleware/headers.ts'
 import { apiRoutes } from './routes/index.ts'
 import { serveConsole } from './static.ts'
 import { relayRoutes } from './relay/index.ts'
 import { startBroadcast } from './lib/broadcast.ts'
 import { DEFAULT_GROUP, ROLE, USER_STATUS } from '../domain/roles.ts'
 import { nowSeconds } from './http.ts'
+
+const CORS_HEADERS = ['Authorization', 'Content-Type', 'Accept-Language', 'New-API-User', 'X-Tollgate-Client']
 
 /** Request ids: a random prefix per process and a counter (no random bytes per request). */
 const REQUEST_ID_PREFIX = randomBytes(5).toString('hex')
@@ -106,6 +110,7 @@ export async function createServer(config: Config): Promise<Server> {
   await startBroadcast(ctx)
 
   const app = new Hono<Env>()
+  app.use('*', securityHeaders(ctx))
   app.use('*', async (c, next) => {
     const id = c.req.header('x-request-id')?.slice(0, 64) || `${REQUEST_ID_PREFIX}${(++requestSeq).toString(36)}`
     c.set('requestId', id)
@@ -115,9 +120,18 @@ export async function createServer(config: Config): Promise<Server> {
   })
 
   const api = new Hono<Env>()
-  if (config.corsOrigins.length) {
-    api.use('*', cors({ origin: config.corsOrigins, credentials: true, allowHeaders: ['Content-Type', 'Authorization', 'New-API-User'] }))
-  }
+  // any site may call the API without credentials (the bearer embed credential, public reads);
+  // never with cookies: no Access-Control-Allow-Credentials
+  // Content-Disposition: an embedding page reads an export's file name
+  api.use(
+    '*',
+    cors({ origin: (origin) => origin || null, allowHeaders: CORS_HEADERS, exposeHeaders: ['Content-Disposition'], maxAge: 600 }),
+  )
+  api.use('*', csrfGuard(ctx))
+  api.use('*', async (c, next) => {
+    refuseNulQuery(c)
+    await next()
+  })
   api.use('*', bodyLimit({ maxSize: 1024 * 1024 }))
   api.use(
     '*',

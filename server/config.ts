@@ -21,6 +21,10 @@ export interface Config {
   staticDir: string
   /** origins allowed to call the console API with credentials (cross-origin embeds) */
   corsOrigins: string[]
+  /** this instance polls the image, music and video tasks (UPDATE_TASK, default true; instances share the work through the database) */
+  taskPolling: boolean
+  /** RELAY_TIMEOUT: seconds an upstream may take to answer (and to pause mid-answer); 0 = 600 s for headers, 300 s in the body */
+  relayTimeoutSeconds: number
 }
 
 function intFrom(value: string | undefined, fallback: number): number {
@@ -58,6 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    taskPolling: env.UPDATE_TASK !== 'false',
+    relayTimeoutSeconds: Math.max(0, intFrom(env.RELAY_TIMEOUT, 0)),
     ...overrides,
   }
 }

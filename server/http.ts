@@ -3,9 +3,15 @@ import { z } from 'zod'
 import type { UserRow } from './lib/users.ts'
 import type { AppContext } from './context.ts'
 import { QUOTA_MAX } from '../domain/quota.ts'
-import { localeOf, render, text, type MessageKey, type Params, type Text } from './i18n/index.ts'
+import { isMessageKey, localeOf, render, text, type MessageKey, type Params, type Text } from './i18n/index.ts'
 
-export type Env = { Variables: { user: UserRow; requestId: string; ctx: AppContext } }
+/** How the caller proved who they are (set by the session middleware). */
+export interface Auth {
+  kind: 'cookie' | 'embed' | 'token'
+  sessionId?: string
+}
+
+export type Env = { Variables: { user: UserRow; requestId: string; ctx: AppContext; auth: Auth } }
 
 /**
  * A message as routes write it: a catalogue key with its parameters, or (until every route has
@@ -72,8 +78,10 @@ function describeIssue(issue: z.core.$ZodIssue): { field: string; message: Text 
   const carried = (issue as { params?: { text?: Text } }).params?.text
   if (carried) return { field, message: text(carried.key, { ...carried.params, field }) }
   switch (issue.code) {
-    case 'invalid_type':
-      return { field, message: text('field.type', { field, expected: issue.expected }) }
+    case 'invalid_type': {
+      const named = `field.type.${issue.expected}`
+      return { field, message: isMessageKey(named) ? text(named, { field }) : text('field.type', { field, expected: issue.expected }) }
+    }
     case 'too_big':
       return { field, message: text(issue.origin === 'string' ? 'field.maxChars' : 'field.max', { field, max: String(issue.maximum) }) }
     case 'too_small':
@@ -91,15 +99,34 @@ export function check<T>(schema: z.ZodType<T>, value: unknown): T {
   throw new Refusal(message, { field })
 }
 
+/**
+ * Refuses a query parameter holding a NUL character: no text column takes one (PostgreSQL
+ * refuses the statement), so it is a refusal naming the parameter, never a 500.
+ */
+export function refuseNulQuery(c: Context): void {
+  for (const [key, value] of new URL(c.req.url).searchParams) {
+    if (key.includes('\0') || value.includes('\0')) refuse(text('field.nul', { field: key.replaceAll('\0', '') }), { field: key })
+  }
+}
+
 /** Parses the JSON body and validates it; a body that is not JSON at all is a 400. */
 export async function readBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
   let raw: unknown
   const body = await c.req.text()
+  let nulIn = ''
   try {
-    raw = body === '' ? {} : JSON.parse(body)
+    raw =
+      body === ''
+        ? {}
+        : JSON.parse(body, (key: string, value: unknown) => {
+            if (!nulIn && (key.includes('\0') || (typeof value === 'string' && value.includes('\0'))))
+              nulIn = key.replaceAll('\0', '') || 'body'
+            return value
+          })
   } catch {
     throw new ApiError(400, 'body.notJson', 'body')
   }
+  if (nulIn) refuse(text('field.nul', { field: nulIn }), { field: nulIn })
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError(400, 'body.notObject', 'body')
   return check(schema, raw)
 }

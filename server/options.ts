@@ -31,6 +31,7 @@ export const DEFAULT_OPTIONS: Readonly<Record<string, string>> = {
   About: '',
   HomePageContent: '',
   ServerAddress: '',
+  EmbedOrigins: '',
   WorkerUrl: '',
   WorkerValidKey: '',
   PayAddress: '',
@@ -81,11 +82,16 @@ export const DEFAULT_OPTIONS: Readonly<Record<string, string>> = {
   MjModeClearEnabled: 'false',
   MjCDNProxy: '',
   MjTranslate: 'false',
+  // the chat model MjTranslate asks through the gateway's own channels (ours, issue 14)
+  MjTranslateModel: 'gpt-4o-mini',
   ViggleProEnabled: 'false',
   // The family's keys beyond the spec (issue 13): MjActionCheckSuccessEnabled here,
   // CheckSensitiveOnCompletionEnabled and StopOnSensitiveEnabled below, StreamCacheQueueLength in
   // operation. Stored and answered here; the relay gives them their behaviour.
   MjActionCheckSuccessEnabled: 'true',
+  // the task poller (issue 14): seconds between rounds, and how long a task may run before it fails
+  TaskPollInterval: '15',
+  TaskTimeout: '3600',
   // sensitive words
   CheckSensitiveEnabled: 'false',
   CheckSensitiveOnPromptEnabled: 'false',

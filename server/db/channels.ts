@@ -58,9 +58,9 @@ export function findChannel(db: Kysely<DB>, id: number): Promise<ChannelRow | un
   return db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-/** Channels of one type and status, oldest first (the account checks of POST /channel/dooy). */
-export function channelsOfType(db: Kysely<DB>, type: number, status: number, limit: number): Promise<ChannelRow[]> {
-  return db.selectFrom('channels').selectAll().where('type', '=', type).where('status', '=', status).orderBy('id').limit(limit).execute()
+/** Channels of one type and any of these statuses, oldest first (the account checks of POST /channel/dooy). */
+export function channelsOfType(db: Kysely<DB>, type: number, statuses: readonly number[], limit: number): Promise<ChannelRow[]> {
+  return db.selectFrom('channels').selectAll().where('type', '=', type).where('status', 'in', statuses).orderBy('id').limit(limit).execute()
 }
 
 /** Inserts the channels and their abilities in one transaction; returns the rows as stored. */

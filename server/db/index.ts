@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { DB } from './schema.ts'
 import { nodeSqliteDatabase } from './sqlite-adapter.ts'
+import { SplitSqliteDialect } from './sqlite-read-split.ts'
 import { migrate } from './migrations.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -37,7 +38,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
           : join(opts.dataDir, 'tollgate.db')
     const raw = new DatabaseSync(file)
     raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;')
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(raw) }) })
+    const config = { database: nodeSqliteDatabase(raw) }
+    // a file can be opened again by reader threads, so the console's reads leave the event loop
+    const db = new Kysely<DB>({ dialect: file === ':memory:' ? new SqliteDialect(config) : new SplitSqliteDialect(config, file) })
     database = { db, dialect: 'sqlite', sqlite: raw, close: () => db.destroy() }
   }
   await migrate(database.db, database.dialect)

@@ -110,6 +110,14 @@ export async function listLogs(db: Kysely<DB>, dialect: Dialect, f: LogFilter, p
   return listLogsQuery(db, dialect, f, page, size, await chooseWalk(db, f)).execute()
 }
 
+/**
+ * One batch of the export: up to `size` matching rows with ids below `beforeId`, highest id first
+ * (keyset pagination: each batch starts where the last ended, so no batch reads or skips more).
+ */
+export function logBatch(db: Kysely<DB>, dialect: Dialect, f: LogFilter, beforeId: number, size: number): Promise<LogRow[]> {
+  return applyFilter(db.selectFrom('logs').selectAll(), f, dialect).where('id', '<', beforeId).orderBy('id', 'desc').limit(size).execute()
+}
+
 /** The query summing quota and tokens (prompt + completion) of the consumption rows that match. */
 export function logStatQuery(db: Kysely<DB>, dialect: Dialect, f: LogFilter) {
   // A type filter other than consumption matches no consumption row: -1 makes that explicit.

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type CreateTableBuilder } from 'kysely'
+import { createHash } from 'node:crypto'
 import { Migrator, type Migration } from 'kysely/migration'
 import type { Dialect } from './index.ts'
 
@@ -229,6 +230,25 @@ function tasksExtra(): Migration {
 }
 
 /**
+ * The token a task was charged to (its refund goes back there too), and what the task poller needs: a lease (milliseconds; the instance that set it polls the task until
+ * then, so several instances on one database never poll one task at once), the failed polls in a
+ * row (the lease grows with them: back-off), and whether the charge was refunded (exactly once).
+ */
+function taskPolling(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      for (const col of ['token_id', 'lease_until', 'poll_errors', 'refunded']) {
+        await db.schema
+          .alterTable('tasks')
+          .addColumn(col, 'bigint', (c) => c.notNull().defaultTo(0))
+          .execute()
+      }
+      await db.schema.createIndex('tasks_due').on('tasks').columns(['progress', 'lease_until']).execute()
+    },
+  }
+}
+
+/**
  * Indexes for the console's log queries on millions of rows: the stat sums read only covering
  * indexes (consumption rows by time, and per user), and the model filter (exact or prefix, a range)
  * seeks by model and time. PostgreSQL keeps that index in the "C" collation, which is what the
@@ -256,11 +276,107 @@ function logIndexes(dialect: Dialect): Migration {
   }
 }
 
+/**
+ * Server-side sessions (cookie and embed credentials), and access tokens kept as their SHA-256:
+ * the tokens already written in the clear are hashed in place.
+ */
+function sessions(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('user_id', 'bigint', (c) => c.notNull())
+        .addColumn('secret_hash', 'varchar(64)', (c) => c.notNull())
+        .addColumn('kind', 'varchar(8)', (c) => c.notNull())
+        .addColumn('origin', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('user_agent', 'text', (c) => c.notNull().defaultTo(''))
+        .execute()
+      await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute()
+      const plain = await db.selectFrom('users').select(['id', 'access_token']).where('access_token', 'is not', null).execute()
+      for (const row of plain) {
+        const hash = createHash('sha256').update(String(row.access_token)).digest('hex')
+        await db.updateTable('users').set({ access_token: hash }).where('id', '=', row.id).execute()
+      }
+    },
+  }
+}
+
+/** The ledger's journal marks (server/db/ledger-journal.ts). */
+function ledgerJournal(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('ledger_journal')
+        .addColumn('gen', 'varchar(64)', (c) => c.primaryKey())
+        .addColumn('seq', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute()
+    },
+  }
+}
+
+/**
+ * Guard state shared by every instance (server/db/guards.ts): one-time answers and states,
+ * e-mail codes and reset links (as hashes), sign-in failure counters.
+ */
+function guards(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('guard_entries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex('guard_entries_expires_at').on('guard_entries').column('expires_at').execute()
+    },
+  }
+}
+
+/**
+ * Hourly usage buckets per token and per channel for the dashboard's breakdowns (the by-user and
+ * by-model ones read quota_data). The ledger adds to them with the logs, like quota_data, so they
+ * stay exact; a token's bucket keeps its owner for the users' own breakdowns.
+ */
+function quotaDims(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      let t = withId(db.schema.createTable('quota_dims'), dialect)
+      t = t.addColumn('dim', 'varchar(8)', (c) => c.notNull())
+      t = big(t, 'key_id')
+      t = big(t, 'user_id')
+      t = big(t, 'created_at')
+      t = big(t, 'token_used')
+      t = big(t, 'count')
+      t = big(t, 'quota')
+      await t.execute()
+      await db.schema.createIndex('quota_dims_bucket').on('quota_dims').columns(['dim', 'key_id', 'created_at']).unique().execute()
+      await db.schema.createIndex('quota_dims_dim_created').on('quota_dims').columns(['dim', 'created_at']).execute()
+      await db.schema.createIndex('quota_dims_user').on('quota_dims').columns(['user_id', 'dim', 'created_at']).execute()
+    },
+  }
+}
+
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: {
-      getMigrations: async () => ({ '0001_init': init(dialect), '0002_log_indexes': logIndexes(dialect), '0003_tasks': tasksExtra() }),
+      getMigrations: async () => ({
+        '0001_init': init(dialect),
+        '0002_log_indexes': logIndexes(dialect),
+        '0003_tasks': tasksExtra(),
+        '0005_ledger_journal': ledgerJournal(),
+        '0010_sessions': sessions(),
+        '0010_shared_guards': guards(),
+        '0014_task_polling': taskPolling(),
+        '0015_quota_dims': quotaDims(dialect),
+      }),
     },
     migrationTableName: 'tollgate_migrations',
     migrationLockTableName: 'tollgate_migrations_lock',

@@ -89,3 +89,32 @@ export function upsertBucketsSql(rows: number, style: Placeholder): string {
   }
   return s
 }
+
+// ---- the ledger's token and channel buckets (quota_dims) ------------------------------------------
+
+/** What one batch adds to a token's or a channel's bucket. */
+export interface DimDelta {
+  dim: 'token' | 'channel'
+  key_id: number
+  /** the token's owner; 0 for a channel */
+  user_id: number
+  created_at: number
+  token_used: number
+  count: number
+  quota: number
+}
+
+export const dimValues = (d: DimDelta): Array<string | number> => [d.dim, d.key_id, d.user_id, d.created_at, d.token_used, d.count, d.quota]
+
+/** Adds `rows` deltas to their token or channel buckets in one statement, as upsertBucketsSql does. */
+export function upsertDimsSql(rows: number, style: Placeholder): string {
+  const k = `dims:${style}:${rows}`
+  let s = upsertText.get(k)
+  if (!s) {
+    s = `INSERT INTO quota_dims (dim, key_id, user_id, created_at, token_used, count, quota) VALUES ${valueRows(rows, 7, style)}
+      ON CONFLICT (dim, key_id, created_at) DO UPDATE SET token_used = quota_dims.token_used + excluded.token_used,
+      count = quota_dims.count + excluded.count, quota = quota_dims.quota + excluded.quota`
+    upsertText.set(k, s)
+  }
+  return s
+}

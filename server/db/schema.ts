@@ -168,6 +168,14 @@ export interface TasksTable {
   result: D<string>
   /** length of the produced video or audio, seconds */
   video_duration: D<number>
+  /** added by 0014_task_polling: the token charged */
+  token_id: D<number>
+  /** milliseconds until which one instance polls the task */
+  lease_until: D<number>
+  /** failed polls in a row */
+  poll_errors: D<number>
+  /** 1 once the charge was given back */
+  refunded: D<number>
 }
 
 /** Hourly usage buckets for the data dashboard: created_at is the start of the hour (seconds). */
@@ -182,7 +190,50 @@ export interface QuotaDataTable {
   quota: D<number>
 }
 
+/** An hourly usage bucket of one token or one channel (server/db/quota-data.ts). */
+export interface QuotaDimsTable {
+  id: Generated<number>
+  dim: 'token' | 'channel'
+  key_id: D<number>
+  /** the token's owner (0 for a channel) */
+  user_id: D<number>
+  created_at: D<number>
+  token_used: D<number>
+  count: D<number>
+  quota: D<number>
+}
+
+/** A signed-in session (DESIGN: sessions live on the server); the secret is kept only as its SHA-256. */
+export interface SessionsTable {
+  id: string
+  user_id: number
+  secret_hash: string
+  kind: 'cookie' | 'embed'
+  origin: string | null
+  created_at: number
+  last_seen_at: number
+  expires_at: number
+  user_agent: D<string>
+}
+
+/** Per journal generation, the highest entry the ledger applied (server/db/ledger-journal.ts). */
+export interface LedgerJournalTable {
+  gen: string
+  seq: D<number>
+}
+
+/** Short-lived guard state every instance shares (server/db/guards.ts); times in milliseconds. */
+export interface GuardEntriesTable {
+  id: string
+  value: Generated<string>
+  count: Generated<number>
+  started_at: D<number>
+  last_at: D<number>
+  expires_at: D<number>
+}
+
 export interface DB {
+  sessions: SessionsTable
   users: UsersTable
   tokens: TokensTable
   channels: ChannelsTable
@@ -193,4 +244,7 @@ export interface DB {
   top_ups: TopUpsTable
   tasks: TasksTable
   quota_data: QuotaDataTable
+  quota_dims: QuotaDimsTable
+  ledger_journal: LedgerJournalTable
+  guard_entries: GuardEntriesTable
 }

@@ -1,7 +1,7 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
 import type { SqliteDatabase, SqliteStatement } from 'kysely'
 
-function bindable(value: unknown): SQLInputValue {
+export function bindable(value: unknown): SQLInputValue {
   if (value === undefined) return null
   if (typeof value === 'boolean') return value ? 1 : 0
   return value as SQLInputValue

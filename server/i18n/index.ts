@@ -92,7 +92,7 @@ export function localeOf(c: Context): Locale {
 /** A message in words. */
 export function say(locale: Locale, key: MessageKey, params?: Params): string {
   const words = CATALOG[key] as Words
-  return fillParams(locale === 'zh-CN' ? words.zh : words.en, params)
+  return fillParams(locale === 'zh-CN' ? words.zh : words.en, params, locale)
 }
 
 /** A Text, or (while routes move to the catalogue) a literal English string, in the caller's language. */

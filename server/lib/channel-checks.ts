@@ -6,6 +6,8 @@
 import type { ChannelRow } from '../db/channels.ts'
 import { text, type Text } from '../i18n/index.ts'
 import { CHANNEL_TYPE } from '../../domain/channel-types.ts'
+import type { OptionStore } from '../options.ts'
+import { reachOf, upstreamFetch, type Reach } from '../relay/tasks/types.ts'
 
 const UPSTREAM_TIMEOUT_MS = 15_000
 const UPSTREAM_MAX_BYTES = 8 * 1024 * 1024
@@ -34,12 +36,14 @@ function networkFailure(e: unknown): UpstreamFailure {
 }
 
 /** GET with a bearer key, a time limit and a size limit. */
-async function upstreamGet(url: string, key: string): Promise<UpstreamReply> {
+async function upstreamGet(url: string, key: string, at?: Reach): Promise<UpstreamReply> {
   try {
-    const res = await fetch(url, {
+    const init = {
       headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
       signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
-    })
+    }
+    // a Suno channel is reached as the relay reaches it: through SunoProxy when that is set
+    const res = at?.dispatcher ? await upstreamFetch(url, init, at) : await fetch(url, init)
     if (Number(res.headers.get('content-length') ?? 0) > UPSTREAM_MAX_BYTES) {
       await res.body?.cancel()
       throw new UpstreamFailure(text('upstream.tooLarge'))
@@ -108,15 +112,16 @@ export const isAccountCheck = (act: string): act is AccountCheck => Object.hasOw
  *   gateway family serves; any 2xx passes.
  * - Suno: `GET {base_url}/api/get_limit` (the credits call of the common Suno API servers); a 2xx
  *   passes unless it reports `credits_left` of 0 or less. An empty base_url falls back to the
- *   SunoServer option.
+ *   SunoServer option, and the call goes through SunoProxy when it is set, as the relay's do.
  */
-export async function checkAccount(act: AccountCheck, channel: ChannelRow, sunoServer: string): Promise<Text | null> {
-  const base = (channel.base_url || (act === 'check_suno' ? sunoServer : '')).replace(/\/+$/, '')
+export async function checkAccount(act: AccountCheck, channel: ChannelRow, o: OptionStore): Promise<Text | null> {
+  const at = reachOf({ type: channel.type, baseUrl: channel.base_url ?? '' }, o)
+  const base = at.base
   if (!base) return text('channel.noBaseUrl')
   const key = firstKey(channel.key)
   if (!key) return text('channel.noKey')
   try {
-    const reply = await upstreamGet(base + ACCOUNT_CHECKS[act].path, key)
+    const reply = await upstreamGet(base + ACCOUNT_CHECKS[act].path, key, at)
     if (reply.status < 200 || reply.status >= 300) return refusedBy(reply)
     const credits = (reply.json as { credits_left?: unknown } | undefined)?.credits_left
     if (act === 'check_suno' && typeof credits === 'number' && credits <= 0) return text('channel.noCredits')

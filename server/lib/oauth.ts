@@ -5,6 +5,9 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import { nowSeconds, refuse } from '../http.ts'
+import type { Kysely } from 'kysely'
+import type { DB } from '../db/schema.ts'
+import { useOnceBefore } from './one-time.ts'
 import { text } from '../i18n/index.ts'
 import type { OptionStore } from '../options.ts'
 import type { OutsideAccountColumn } from '../db/users.ts'
@@ -23,8 +26,8 @@ export const PROVIDER_SWITCH: Readonly<Record<Provider, string>> = {
   telegram: 'TelegramOAuthEnabled',
 }
 
-/** how old a Telegram login-widget answer may be */
-export const TELEGRAM_MAX_AGE_SECONDS = 24 * 3600
+/** how old a Telegram login-widget answer may be; each answer is accepted once within it */
+export const TELEGRAM_MAX_AGE_SECONDS = 5 * 60
 const FETCH_TIMEOUT_MS = 10_000
 
 export interface Profile {
@@ -91,14 +94,15 @@ export async function wechatProfile(o: OptionStore, code: string): Promise<Profi
 
 /**
  * Checks the Telegram login widget's answer: HMAC-SHA256 over the sorted `key=value` lines of the
- * fields it sent (all but hash, and our own lang), keyed with SHA-256 of the bot token.
+ * fields it sent (all but hash, and our own lang and state), keyed with SHA-256 of the bot token.
+ * An answer older than TELEGRAM_MAX_AGE_SECONDS, or one already used, is refused (no replay).
  */
-export function telegramProfile(o: OptionStore, query: Record<string, string>, now = nowSeconds()): Profile {
+export async function telegramProfile(db: Kysely<DB>, o: OptionStore, query: Record<string, string>, now = nowSeconds()): Promise<Profile> {
   const botToken = o.get('TelegramBotToken')
   if (!botToken) refuse('oauth.telegramNoToken')
   const hash = (query.hash ?? '').toLowerCase()
   const check = Object.keys(query)
-    .filter((k) => k !== 'hash' && k !== 'lang' && query[k] !== '')
+    .filter((k) => k !== 'hash' && k !== 'lang' && k !== 'state' && query[k] !== '')
     .sort()
     .map((k) => `${k}=${query[k]}`)
     .join('\n')
@@ -107,6 +111,7 @@ export function telegramProfile(o: OptionStore, query: Record<string, string>, n
   if (!/^[0-9a-f]{64}$/.test(hash) || !timingSafeEqual(Buffer.from(want), Buffer.from(hash))) refuse('oauth.telegramUnverified')
   const authDate = Number(query.auth_date)
   if (!Number.isFinite(authDate) || now - authDate > TELEGRAM_MAX_AGE_SECONDS) refuse('oauth.telegramExpired')
+  if (!(await useOnceBefore(db, 'telegram-answer', hash, authDate + TELEGRAM_MAX_AGE_SECONDS, now))) refuse('oauth.telegramUsed')
   const id = query.id ?? ''
   if (!/^-?\d+$/.test(id)) refuse('oauth.telegramUnverified')
   const name = [query.first_name, query.last_name].filter(Boolean).join(' ')

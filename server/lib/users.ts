@@ -4,17 +4,17 @@ import type { UserRow } from '../db/users.ts'
 
 export type { UserRow } from '../db/users.ts'
 
-/** The user as the console sees it: everything but the password hash. */
+/**
+ * The user as the console sees it: everything but the password hash and the access token (shown
+ * once by GET /api/user/token, never again).
+ */
 export function publicUser(u: UserRow) {
-  const { password: _password, deleted_at, ...rest } = u
+  const { password: _password, access_token: _token, deleted_at, ...rest } = u
   return { ...rest, DeletedAt: deleted_at ? new Date(deleted_at * 1000).toISOString() : null }
 }
 
-/** The user as an administrator sees it: no password hash and no access token. */
-export function adminUser(u: UserRow) {
-  const { access_token: _token, ...rest } = publicUser(u)
-  return rest
-}
+/** The user as an administrator sees it: the same as the user sees. */
+export const adminUser = publicUser
 
 export const hashPassword = (plain: string): Promise<string> => bcrypt.hash(plain, 10)
 

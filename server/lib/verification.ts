@@ -1,51 +1,36 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { DB } from '../db/schema.ts'
+import { putSecret, takeSecret } from '../db/guards.ts'
 
 const TTL_MS = 10 * 60 * 1000
 /** wrong guesses allowed against one issued code before it is thrown away */
 export const MAX_VERIFICATION_ATTEMPTS = 5
 
-const codes = new Map<string, { code: string; expires: number; misses: number }>()
+/**
+ * E-mail codes and reset links live in the database (server/db/guards.ts, as hashes), so a code
+ * sent by one instance is accepted by any other, and a restart keeps it.
+ */
+const idOf = (purpose: string, email: string) => `code:${purpose}:${email.trim().toLowerCase()}`
 
-function keyOf(purpose: string, email: string): string {
-  return `${purpose}:${email.trim().toLowerCase()}`
-}
-
-function store(purpose: string, email: string, code: string, now: number): string {
-  if (codes.size > 10_000) {
-    for (const [k, e] of codes) if (e.expires < now) codes.delete(k)
-  }
-  codes.set(keyOf(purpose, email), { code, expires: now + TTL_MS, misses: 0 })
+/** Issues a 6-character code for (purpose, e-mail), valid ten minutes; a new one replaces the old. */
+export async function issueVerificationCode(db: Kysely<DB>, purpose: string, email: string, now = Date.now()): Promise<string> {
+  const code = randomBytes(3).toString('hex')
+  await putSecret(db, idOf(purpose, email), code, now + TTL_MS, now)
   return code
 }
 
-/** Issues a 6-character code for (purpose, e-mail), valid ten minutes; a new one replaces the old. */
-export function issueVerificationCode(purpose: string, email: string, now = Date.now()): string {
-  return store(purpose, email, randomBytes(3).toString('hex'), now)
-}
-
 /** Issues a 32-hex-digit token (the password-reset link), valid ten minutes, spent like a code. */
-export function issueVerificationToken(purpose: string, email: string, now = Date.now()): string {
-  return store(purpose, email, randomBytes(16).toString('hex'), now)
+export async function issueVerificationToken(db: Kysely<DB>, purpose: string, email: string, now = Date.now()): Promise<string> {
+  const token = randomBytes(16).toString('hex')
+  await putSecret(db, idOf(purpose, email), token, now + TTL_MS, now)
+  return token
 }
 
 /**
  * True once per issued code: a code is spent by a successful check. After
  * MAX_VERIFICATION_ATTEMPTS wrong guesses the code is dropped, so it cannot be guessed.
  */
-export function consumeVerificationCode(purpose: string, email: string, code: string, now = Date.now()): boolean {
-  const key = keyOf(purpose, email)
-  const entry = codes.get(key)
-  if (!entry) return false
-  if (entry.expires < now) {
-    codes.delete(key)
-    return false
-  }
-  const want = Buffer.from(entry.code)
-  const got = Buffer.from(code.trim())
-  if (want.length !== got.length || !timingSafeEqual(want, got)) {
-    if (++entry.misses >= MAX_VERIFICATION_ATTEMPTS) codes.delete(key)
-    return false
-  }
-  codes.delete(key)
-  return true
+export function consumeVerificationCode(db: Kysely<DB>, purpose: string, email: string, code: string, now = Date.now()): Promise<boolean> {
+  return takeSecret(db, idOf(purpose, email), code.trim(), now, MAX_VERIFICATION_ATTEMPTS)
 }

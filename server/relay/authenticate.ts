@@ -19,12 +19,12 @@ export interface Caller {
 }
 
 /**
- * Stage 1: the API key from `Authorization: Bearer` (or `x-api-key`), checked against the
+ * Stage 1: the API key from `Authorization: Bearer` (or `x-api-key`, `x-goog-api-key`, `?key=`), checked against the
  * in-memory caches: the token usable, its owner enabled, the caller's address allowed.
  */
 export async function authenticate(engine: RelayEngine, c: Context<Env>): Promise<Caller> {
   if (!engine.ready) await engine.whenReady()
-  const { key, pinned } = parseKey(c.req.header('authorization') ?? c.req.header('x-api-key') ?? '')
+  const { key, pinned } = parseKey(keyHeader(c))
   const { state, ledger } = engine
   const token = state.tokensByKey.get(key) ?? (key.length <= 64 ? await state.lookupMissingToken(key) : undefined)
   if (!token) throw new RelayError(401, 'invalid API key', 'invalid_api_key')
@@ -36,6 +36,11 @@ export async function authenticate(engine: RelayEngine, c: Context<Env>): Promis
   if (pinned && user.role < ROLE.admin)
     throw new RelayError(403, 'only administrators may pin a channel with sk-KEY-<channel id>', 'channel_pin_forbidden')
   return { token, user, group: token.group || user.group, pinned }
+}
+
+/** The key each client convention sends: OpenAI's bearer, Anthropic's x-api-key, Gemini's header or query key. */
+function keyHeader(c: Context<Env>): string {
+  return c.req.header('authorization') ?? c.req.header('x-api-key') ?? c.req.header('x-goog-api-key') ?? c.req.query('key') ?? ''
 }
 
 /** The token key without "Bearer " and "sk-", and the channel id after a second dash. */

@@ -9,6 +9,7 @@ import { upstreamModelOf } from './choose.ts'
 import type { RelayCall } from './adapters/index.ts'
 import { channelTypeName } from '../../domain/channel-types.ts'
 import { extractUsage } from './adapters/openai.ts'
+import { withTestError } from '../../domain/channel-test.ts'
 
 export interface Tester {
   id: number
@@ -37,17 +38,14 @@ export async function loadChannel(engine: RelayEngine, id: number): Promise<Chan
 
 /**
  * One real call through the channel. Records response_time (ms) and test_time, and a consumption
- * log for the tester (token name "model test"; logged, not charged). Never disables by itself.
+ * log for the tester (token name "model test"; logged, not charged), and a failure in other_info
+ * (test_error) until a later test passes. Never disables by itself.
  */
 export async function testChannel(engine: RelayEngine, ch: ChannelState, tester: Tester, model?: string): Promise<TestOutcome> {
   const m = testModelOf(ch, model)
   const r = await probe(engine, ch, m)
   const now = Math.floor(Date.now() / 1000)
-  await engine.ctx.db
-    .updateTable('channels')
-    .set({ response_time: Math.round(r.seconds * 1000), test_time: now })
-    .where('id', '=', ch.id)
-    .execute()
+  await recordTest(engine, ch.id, { response_time: Math.round(r.seconds * 1000), test_time: now }, r.ok || r.untestable ? null : r.message)
   if (!r.ok) return { success: false, message: r.message, time: r.seconds }
   if (engine.ctx.options.bool('LogConsumeEnabled')) {
     const price = engine.pricing.price(m, tester.group)
@@ -72,7 +70,21 @@ export async function testChannel(engine: RelayEngine, ch: ChannelState, tester:
   return { success: true, message: '', time: r.seconds }
 }
 
-type Probe = { ok: true; seconds: number; usage: Usage } | { ok: false; seconds: number; message: string }
+/** Stores a test's time and outcome: a failure stays on the channel until a later test passes. */
+async function recordTest(engine: RelayEngine, id: number, times: { response_time: number; test_time: number }, error: string | null) {
+  await engine.ctx.db.transaction().execute(async (tx) => {
+    const row = await tx.selectFrom('channels').select('other_info').where('id', '=', id).executeTakeFirst()
+    const other_info = withTestError(row?.other_info, error === null ? null : error.slice(0, 500))
+    await tx
+      .updateTable('channels')
+      .set({ ...times, other_info })
+      .where('id', '=', id)
+      .execute()
+  })
+}
+
+/** A failure; `untestable` when the channel's type has no test call (not a fault of the channel). */
+type Probe = { ok: true; seconds: number; usage: Usage } | { ok: false; seconds: number; message: string; untestable?: true }
 
 /**
  * One real, non-stream chat call of at most one completion token, sent by the relay's own forward
@@ -86,7 +98,12 @@ async function probe(engine: RelayEngine, ch: ChannelState, model: string): Prom
   if (!sent.ok) {
     switch (sent.failure) {
       case 'unsupported':
-        return { ok: false, seconds: 0, message: `channel test is not supported for this channel type (${channelTypeName(ch.type)})` }
+        return {
+          ok: false,
+          seconds: 0,
+          untestable: true,
+          message: `channel test is not supported for this channel type (${channelTypeName(ch.type)})`,
+        }
       case 'misconfigured':
         return { ok: false, seconds: secs(), message: `channel ${ch.id} is misconfigured: ${sent.message}` }
       case 'unreachable':
@@ -148,7 +165,7 @@ export function startTestAll(engine: RelayEngine, tester: Tester): boolean {
           const reason = outcome.success
             ? `channel test took ${outcome.time} s, over the ${threshold} s threshold`
             : `channel test failed: ${outcome.message}`
-          await engine.monitor.disable(ch.id, reason.slice(0, 500))
+          await engine.monitor.disable(ch.id, reason.slice(0, 500), outcome.success ? undefined : outcome.message.slice(0, 500))
         }
       } else if (ch.status === CHANNEL_STATUS.autoDisabled && outcome.success && !slow && o.bool('AutomaticEnableChannelEnabled')) {
         await engine.monitor.enable(ch.id)

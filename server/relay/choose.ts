@@ -15,6 +15,8 @@ const MODE_LABEL: Record<Mode, string> = {
   transcriptions: 'transcriptions',
   translations: 'translations',
   messages: 'the Anthropic messages API',
+  responses: 'the Responses API',
+  gemini: 'the Gemini API',
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Usage } from './pricing.ts'
 import type { Tokenizer } from './tokenizer.ts'
 import type { RelayCall } from './adapters/index.ts'
+import { chatJsonOf } from './doors/index.ts'
 import { contentText, usageOf } from './adapters/types.ts'
 
 const IMAGE_TOKENS_LOW = 85
@@ -15,11 +16,13 @@ interface Countable {
 /** Tokens of the request's input, counted as OpenAI does (3 per message, 3 to prime the reply). */
 export async function countPrompt(tokenizer: Tokenizer, call: RelayCall): Promise<number> {
   const j = call.json ?? {}
+  // the Responses and Gemini doors are counted in their chat completions shape
+  const chat = call.mode === 'responses' || call.mode === 'gemini' ? chatJsonOf(call) : null
   const p =
     call.mode === 'messages'
       ? anthropicPrompt(j)
-      : call.mode === 'chat'
-        ? chatPrompt(j)
+      : call.mode === 'chat' || chat
+        ? chatPrompt(chat ?? j)
         : inputPrompt(call.mode === 'completions' ? j.prompt : j.input)
   return p.extra + (await tokenizer.total(call.model, p.texts))
 }
@@ -118,7 +121,7 @@ export async function countUsage(
       return usageOf(0, await tokenizer.total(call.model, [transcriptText(answer)]))
     default: {
       const prompt = await countPrompt(tokenizer, call)
-      const out = produced ? { texts: produced.texts, extra: produced.extraTokens } : answer ? answerOutput(call, answer) : null
+      const out = produced ? { texts: produced.texts, extra: produced.extraTokens } : answer ? answerOutput(answer) : null
       return usageOf(prompt, (out?.extra ?? 0) + (await tokenizer.total(call.model, out?.texts ?? [])))
     }
   }
@@ -135,29 +138,41 @@ function transcriptText(answer: Buffer | null): string {
   }
 }
 
-/** What a plain answer produced: Anthropic content blocks, or OpenAI choices with their tool calls. */
-function answerOutput(call: RelayCall, answer: Buffer): Countable {
-  const texts: string[] = []
-  let extra = 0
+/** What a plain answer produced, in whichever format the upstream answered: chat choices, Anthropic content, Responses output or Gemini candidates. */
+function answerOutput(answer: Buffer): Countable {
+  const out: Countable = { texts: [], extra: 0 }
+  let j: Record<string, any>
   try {
-    if (call.mode === 'messages') {
-      const j = JSON.parse(answer.toString('utf8')) as { content?: Array<Record<string, any>> }
-      for (const b of j.content ?? []) texts.push(b.type === 'tool_use' ? JSON.stringify(b.input ?? {}) : String(b.text ?? ''))
-      return { texts, extra }
-    }
-    const j = JSON.parse(answer.toString('utf8')) as { choices?: Array<Record<string, any>> }
-    for (const ch of j.choices ?? []) {
-      if (typeof ch.text === 'string') texts.push(ch.text)
-      const m = ch.message
-      if (!m) continue
-      texts.push(contentText(m.content))
-      for (const t of m.tool_calls ?? []) {
-        extra += 7
-        texts.push(String(t.function?.name ?? ''), String(t.function?.arguments ?? ''))
-      }
-    }
+    j = JSON.parse(answer.toString('utf8')) as Record<string, any>
   } catch {
-    /* nothing more countable */
+    return out
   }
-  return { texts, extra }
+  if (Array.isArray(j.choices)) chatOutput(j.choices, out)
+  else if (Array.isArray(j.content))
+    for (const b of j.content) out.texts.push(b?.type === 'tool_use' ? JSON.stringify(b.input ?? {}) : String(b?.text ?? ''))
+  else if (Array.isArray(j.output)) {
+    for (const it of j.output) {
+      if (it?.type === 'function_call') out.texts.push(String(it.name ?? ''), String(it.arguments ?? ''))
+      else for (const c of Array.isArray(it?.content) ? it.content : []) out.texts.push(String(c?.text ?? ''))
+    }
+  } else if (Array.isArray(j.candidates)) {
+    for (const p of j.candidates[0]?.content?.parts ?? [])
+      out.texts.push(
+        p?.functionCall ? String(p.functionCall.name ?? '') + JSON.stringify(p.functionCall.args ?? {}) : String(p?.text ?? ''),
+      )
+  }
+  return out
+}
+
+function chatOutput(choices: Array<Record<string, any>>, out: Countable): void {
+  for (const ch of choices) {
+    if (typeof ch.text === 'string') out.texts.push(ch.text)
+    const m = ch.message
+    if (!m) continue
+    out.texts.push(contentText(m.content))
+    for (const t of m.tool_calls ?? []) {
+      out.extra += 7
+      out.texts.push(String(t.function?.name ?? ''), String(t.function?.arguments ?? ''))
+    }
+  }
 }

@@ -10,6 +10,7 @@ import { countUsage } from './count.ts'
 import { SseFramer } from './sse.ts'
 import type { StreamTranslator } from './adapters/index.ts'
 import { usageOf } from './adapters/types.ts'
+import { JsonArrayStream } from './doors/json-array.ts'
 
 const STREAM_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -40,9 +41,14 @@ export function deliverStream(engine: RelayEngine, flight: InFlight, answer: Ans
   return toWeb(pump)
 }
 
+function headersOf(pump: StreamPump): Record<string, string> {
+  const type = pump.translator.contentType
+  return type ? { ...STREAM_HEADERS, 'content-type': type } : STREAM_HEADERS
+}
+
 function toNode(pump: StreamPump, node: ServerResponse, requestId: string): Response {
   const { body } = pump
-  node.writeHead(200, { ...STREAM_HEADERS, 'x-request-id': requestId })
+  node.writeHead(200, { ...headersOf(pump), 'x-request-id': requestId })
   pump.sink = {
     write(b) {
       if (!node.write(b)) body.pause()
@@ -86,7 +92,7 @@ function toWeb(pump: StreamPump): Response {
     },
     { highWaterMark: 64 },
   )
-  return new Response(stream, { status: 200, headers: STREAM_HEADERS })
+  return new Response(stream, { status: 200, headers: headersOf(pump) })
 }
 
 /**
@@ -101,7 +107,7 @@ class StreamPump {
   private readonly framer = new SseFramer()
   private readonly tokenizer: Tokenizer
   private readonly flight: InFlight
-  private readonly translator: StreamTranslator
+  readonly translator: StreamTranslator
   /** milliseconds from the request to the first bytes sent */
   private frt: number | undefined
   private done = false
@@ -113,7 +119,8 @@ class StreamPump {
     this.flight = flight
     this.body = answer.res.body as unknown as Readable
     // the usage chunk we asked for (stream_options.include_usage) is hidden from a client that did not
-    this.translator = answer.adapter.stream(flight.call, answer.adapter.streamUsage && !flight.call.wantUsage)
+    const translator = answer.adapter.stream(flight.call, answer.adapter.streamUsage && !flight.call.wantUsage)
+    this.translator = flight.call.jsonArray ? new JsonArrayStream(translator) : translator
   }
 
   listen(): void {
@@ -163,21 +170,26 @@ class StreamPump {
    */
   private closeAndSettle(failed: Error | null): void {
     const note = { frt: this.frt, note: this.clientGone ? 'the client disconnected' : failed ? 'the upstream stream broke off' : undefined }
+    // the charge is journalled before the client's stream ends: a kill between the two must never
+    // leave an answer the client saw complete unbilled (issue 10)
     const usage = this.translator.usage
     if (usage) {
-      this.close(usage, failed)
       this.flight.settle(usage, note)
+      this.close(usage, failed)
       return
     }
-    if (!this.flight.call.wantUsage) this.close(usageOf(0, 0), failed)
-    const counting = countUsage(this.tokenizer, this.flight.call, this.translator.produced(), null).catch(() => usageOf(0, 0))
-    this.flight.settleCounted(
-      counting.then((u) => {
-        this.close(u, failed)
-        return u
-      }),
-      note,
-    )
+    const produced = this.translator.produced()
+    if (failed && produced.extraTokens === 0 && produced.texts.every((t) => !t)) {
+      // the upstream broke off before any content: a failed call, not charged
+      this.close(usageOf(0, 0), failed)
+      this.flight.release()
+      return
+    }
+    const counting = countUsage(this.tokenizer, this.flight.call, produced, null).catch(() => usageOf(0, 0))
+    void this.flight
+      .settleCounted(counting, note)
+      .then(() => counting)
+      .then((u) => this.close(this.flight.call.wantUsage ? u : usageOf(0, 0), failed))
   }
 
   /** Ends the client stream once: the translator's trailer, or the error event of a broken upstream. */
@@ -186,7 +198,8 @@ class StreamPump {
     this.closed = true
     try {
       // a broken upstream ends the stream as OpenAI does: an error event the SDKs raise
-      this.sink.end(failed ? errorEvent(`the upstream stream broke off: ${failed.message}`) : this.translator.end(usage))
+      const broke = failed && `the upstream stream broke off: ${failed.message}`
+      this.sink.end(broke ? (this.translator.fail?.(broke) ?? errorEvent(broke)) : this.translator.end(usage))
     } catch {
       /* the client is gone */
     }

@@ -30,13 +30,15 @@ export interface Outgoing {
 
 /** Endpoints whose answers report usage; the others are always counted. */
 function reportsUsage(mode: Mode): boolean {
-  return mode === 'chat' || mode === 'completions' || mode === 'embeddings' || mode === 'messages'
+  return (
+    mode === 'chat' || mode === 'completions' || mode === 'embeddings' || mode === 'messages' || mode === 'responses' || mode === 'gemini'
+  )
 }
 
 /**
  * Stage 5 (plain): reads the whole upstream answer, translates it for the client, settles the
- * request (at once with the usage the answer reports, else once it is counted, off the response
- * path) and sends the answer: straight onto the socket in one write when it can.
+ * request (at once with the usage the answer reports, else once it is counted) and then sends
+ * the answer: straight onto the socket in one write when it can.
  */
 export async function deliver(engine: RelayEngine, flight: InFlight, answer: Answer, out: Outgoing): Promise<Response> {
   const { call } = flight
@@ -48,9 +50,11 @@ export async function deliver(engine: RelayEngine, flight: InFlight, answer: Ans
   } catch (err) {
     throw new RelayError(502, `the upstream answer could not be read: ${(err as Error).message}`, 'bad_upstream_response', 'upstream_error')
   }
+  // the charge is journalled before the answer is sent: a kill between the two must never leave
+  // an answer the client received unbilled (issue 10); without reported usage that waits for the count
   const usage = reportsUsage(call.mode) ? translated.usage : null
   if (usage) flight.settle(usage)
-  else flight.settleCounted(countUsage(engine.tokenizer, call, null, body))
+  else await flight.settleCounted(countUsage(engine.tokenizer, call, null, body))
   return respond(out, translated.body, translated.contentType)
 }
 

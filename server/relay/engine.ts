@@ -1,7 +1,8 @@
 import type { Context } from 'hono'
 import type { AppContext } from '../context.ts'
 import type { Env } from '../http.ts'
-import { RelayError, anthropicErrorResponse, errorResponse } from './errors.ts'
+import { RelayError } from './errors.ts'
+import { errorFor } from './doors/index.ts'
 import { Ledger } from './ledger.ts'
 import { Pricing } from './pricing.ts'
 import { RelayState } from './state.ts'
@@ -24,7 +25,7 @@ export class RelayEngine {
   ledger: Ledger
   pricing: Pricing
   tokenizer = new Tokenizer()
-  upstream = new Upstream()
+  upstream: Upstream
   monitor: ChannelMonitor
   /** the requests between their reservation and their end */
   flights: Flights
@@ -37,11 +38,12 @@ export class RelayEngine {
   constructor(ctx: AppContext) {
     this.ctx = ctx
     this.state = new RelayState(ctx)
+    this.upstream = new Upstream(ctx.config.relayTimeoutSeconds)
     this.ledger = new Ledger(ctx, this.state)
     this.pricing = new Pricing(ctx.options)
     this.monitor = new ChannelMonitor(ctx, this.state)
     this.flights = new Flights(this.ledger, ctx.options, (p) => this.track(p))
-    this.readyPromise = this.loadAll().then(() => {
+    this.readyPromise = Promise.all([this.ledger.recover(), this.loadAll()]).then(() => {
       this.ready = true
     })
     this.readyPromise.catch((err) => console.error('relay: initial load failed:', err))
@@ -87,10 +89,9 @@ export class RelayEngine {
     try {
       return await relay(this, c, mode, path)
     } catch (err) {
-      const answer = mode === 'messages' ? anthropicErrorResponse : errorResponse
-      if (err instanceof RelayError) return answer(err, requestId)
+      if (err instanceof RelayError) return errorFor(mode, err, requestId)
       console.error(`[${requestId}] relay failure:`, err)
-      return answer(new RelayError(500, 'the relay failed to process this request', 'relay_error'), requestId)
+      return errorFor(mode, new RelayError(500, 'the relay failed to process this request', 'relay_error'), requestId)
     }
   }
 
@@ -109,6 +110,8 @@ export class RelayEngine {
   }
 
   async close(): Promise<void> {
+    // the first load (and journal replay) reads through connections the server closes after this
+    await this.readyPromise.catch(() => undefined)
     const until = Date.now() + 10_000
     while ((this.inflight > 0 || this.settling.size > 0) && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 20))

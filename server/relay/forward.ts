@@ -7,6 +7,7 @@ import type { Upstream, UpstreamCall, UpstreamResponse } from './upstream.ts'
 import { channelAdapter, nextChannel, noChannel, unsupported, upstreamModelOf } from './choose.ts'
 import { multipartField } from './request.ts'
 import type { Adapter, RelayCall } from './adapters/index.ts'
+import { chatCallOf, doorOf, throughChat } from './doors/index.ts'
 
 /** A successful upstream answer, not yet read, and the adapter that translates it. */
 export interface Answer {
@@ -76,12 +77,14 @@ function failureOf(engine: RelayEngine, ch: ChannelState, call: RelayCall, sent:
  * Shared by the relay and the channel test.
  */
 export async function send(upstream: Upstream, call: RelayCall, ch: ChannelState, signal: AbortSignal): Promise<Sent> {
-  const adapter = channelAdapter(ch, call.mode)
-  if (!adapter) return UNSUPPORTED
+  const route = routeOf(call, ch)
+  if (!route) return UNSUPPORTED
+  const { adapter, wire } = route
   const upstreamModel = upstreamModelOf(ch, call.model)
   let req: UpstreamCall
   try {
-    req = adapter.build(call, ch, upstreamModel, () => forwardBody(call, adapter, upstreamModel))
+    call.channelId = ch.id
+    req = adapter.build(call, ch, upstreamModel, () => forwardBody(wire, adapter, upstreamModel))
   } catch (err) {
     return { ok: false, failure: 'misconfigured', message: (err as Error).message }
   }
@@ -127,6 +130,20 @@ export function forwardBody(call: RelayCall, adapter: Adapter, upstreamModel: st
   const body: Record<string, unknown> = { ...call.json, model: upstreamModel }
   if (inject) body.stream_options = { ...(call.json.stream_options ?? {}), include_usage: true }
   return Buffer.from(JSON.stringify(body))
+}
+
+/**
+ * How a call reaches a channel: in its own format when the channel's adapter speaks it (a door
+ * and a channel of the same format), else a front door's call through the chat completions shape.
+ */
+function routeOf(call: RelayCall, ch: ChannelState): { adapter: Adapter; wire: RelayCall } | null {
+  const own = channelAdapter(ch, call.mode)
+  if (own) return { adapter: own, wire: call }
+  const door = doorOf(call.mode)
+  const chat = door && channelAdapter(ch, 'chat')
+  if (!door || !chat) return null
+  const wire = chatCallOf(call, door)
+  return { adapter: throughChat(door, chat, wire), wire }
 }
 
 /** Bytes of an upstream answer, at most `limit` of them (the rest is read and dropped). */

@@ -70,17 +70,19 @@ export class InFlight implements FlightStart {
   }
 
   /**
-   * Ends the request once `counting` gives its usage (off the response path; a failed count
-   * charges no tokens). The settle is tracked, so the engine's idle() and close() wait for it.
+   * Ends the request once `counting` gives its usage (a failed count charges no tokens). The
+   * settle is tracked, so the engine's idle() and close() wait for it; the promise returned
+   * resolves once the charge is journalled, which is when the answer may complete.
    */
-  settleCounted(counting: Promise<Usage>, note?: ChargeNote): void {
-    if (this.ending) return
+  settleCounted(counting: Promise<Usage>, note?: ChargeNote): Promise<void> {
+    if (this.ending) return Promise.resolve()
     this.ending = true
     const p = counting
       .catch(() => usageOf(0, 0))
       .then((u) => charge(this.flights.ledger, this.flights.options.quotaPerUnit, this, u, note))
       .finally(() => this.end('settled'))
     this.flights.track(p)
+    return p.catch(() => undefined)
   }
 
   /** Gives the hold back without charging, and ends the request (no-op once an end was chosen). */

@@ -7,6 +7,10 @@ import { NEVER_EXPIRES } from '../../domain/token-rules.ts'
 import { RelayError, errorResponse } from './errors.ts'
 import { authenticate } from './authenticate.ts'
 import type { Mode } from './adapters/index.ts'
+import { retrieveResponse } from './doors/retrieve.ts'
+import { doorRoutes, getModel, listModels } from './doors/routes.ts'
+import { familyOf } from './doors/models.ts'
+import { taskRelayRoutes } from './tasks/index.ts'
 
 const engines = new WeakMap<AppContext, RelayEngine>()
 
@@ -22,7 +26,7 @@ const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
   'access-control-allow-headers':
-    'Authorization, Content-Type, X-Api-Key, OpenAI-Organization, OpenAI-Beta, Anthropic-Version, Anthropic-Beta',
+    'Authorization, Content-Type, X-Api-Key, X-Goog-Api-Key, OpenAI-Organization, OpenAI-Beta, Anthropic-Version, Anthropic-Beta',
   'access-control-max-age': '86400',
 }
 
@@ -30,12 +34,17 @@ function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' } })
 }
 
-/** The relay: OpenAI-compatible /v1/* and the task relays, mounted at the root of the server. */
+/**
+ * The relay, mounted at the root of the server: OpenAI-compatible /v1/* and its front doors for
+ * other clients (the Responses API, Anthropic Messages, the Gemini API under /v1beta).
+ */
 export function relayRoutes(ctx: AppContext) {
   const app = new Hono<Env>()
   const engine = new RelayEngine(ctx)
   engines.set(ctx, engine)
   engine.ledger.start()
+  // before followChanges: the poller stops before the engine closes
+  taskRelayRoutes(app, engine)
   followChanges(ctx, engine)
 
   const relay = (mode: Mode, path: string) => (c: Context<Env>) => engine.handle(c, mode, path)
@@ -51,6 +60,11 @@ export function relayRoutes(ctx: AppContext) {
   app.post('/v1/audio/transcriptions', relay('transcriptions', '/audio/transcriptions'))
   app.post('/v1/audio/translations', relay('translations', '/audio/translations'))
   app.post('/v1/messages', relay('messages', '/messages'))
+  app.post('/v1/responses', relay('responses', '/responses'))
+  app.get('/v1/responses/:id', (c) => retrieveResponse(engine, c))
+  app.options('/v1beta/*', () => new Response(null, { status: 204, headers: CORS }))
+  // Gemini's API, under the version its clients name (v1beta by default, v1 as well), and token counting
+  doorRoutes(app, engine)
 
   modelRoutes(app, engine)
   billingRoutes(app, ctx, engine)
@@ -113,9 +127,14 @@ function followChanges(ctx: AppContext, engine: RelayEngine): void {
   })
 }
 
-/** /v1/models: the models the caller's key may use, and one of them. */
+/**
+ * /v1/models: the models the caller's key may use, and one of them; in Anthropic's or Gemini's
+ * shape for their clients (doors/models.ts), OpenAI's otherwise.
+ */
 function modelRoutes(app: Hono<Env>, engine: RelayEngine): void {
   app.get('/v1/models', async (c) => {
+    const family = familyOf(c)
+    if (family !== 'openai') return listModels(engine, c, family)
     try {
       const caller = await authenticate(engine, c)
       const data = engine.modelsFor(caller).map((id) => ({ id, object: 'model', created: MODEL_CREATED, owned_by: engine.ownerOf(id) }))
@@ -125,6 +144,8 @@ function modelRoutes(app: Hono<Env>, engine: RelayEngine): void {
     }
   })
   app.get('/v1/models/:model{.+}', async (c) => {
+    const family = familyOf(c)
+    if (family !== 'openai') return getModel(engine, c, family, c.req.param('model'))
     try {
       const caller = await authenticate(engine, c)
       const id = c.req.param('model')

@@ -4,7 +4,7 @@
  * lives with its table (server/db/logs.ts, server/db/quota-data.ts) or here.
  */
 import type { LedgerLog } from '../db/logs.ts'
-import type { BucketDelta } from '../db/quota-data.ts'
+import type { BucketDelta, DimDelta } from '../db/quota-data.ts'
 import { TOKEN_STATUS } from '../../domain/statuses.ts'
 import { tokenLimitSql } from '../../domain/token-rules.ts'
 
@@ -19,6 +19,9 @@ export interface PlainBatch {
   /** [id, TOKEN_STATUS.expired | TOKEN_STATUS.exhausted] */
   statuses: Array<[number, number]>
   buckets: BucketDelta[]
+  dims: DimDelta[]
+  /** [journal generation, highest entry number applied by this batch] */
+  marks: Array<[string, number]>
   now: number
 }
 

@@ -1,65 +1,18 @@
+import { join } from 'node:path'
 import type { AppContext } from '../context.ts'
 import type { LedgerLog } from '../db/logs.ts'
-import { hourOf, type BucketDelta } from '../db/quota-data.ts'
+import { forgetMarks, readMarks } from '../db/ledger-journal.ts'
 import type { RelayState, TokenState, UserState } from './state.ts'
 import type { Fresh, PlainBatch } from './ledger-batch.ts'
-import { writePostgresBatch } from './postgres-batch.ts'
+import { addCharge, addMark, emptyBatch, hasPending, mergeBuckets, mergeInto, toPlain, type Batch, type Charge } from './pending-batch.ts'
+import type { BucketDelta } from '../db/quota-data.ts'
+import { Journal } from './journal.ts'
+import { holdOnPostgres, writePostgresBatch } from './postgres-batch.ts'
 import { writeBatch } from './sqlite-batch.ts'
 import { SqliteWriter } from './sqlite-writer.ts'
 
 /** A log row as the relay hands it to the ledger. */
 export type LogRow = LedgerLog
-
-interface UserDelta {
-  quota: number
-  used: number
-  count: number
-}
-interface TokenDelta {
-  remain: number
-  used: number
-  accessed: number
-}
-interface Batch {
-  users: Map<number, UserDelta>
-  tokens: Map<number, TokenDelta>
-  channels: Map<number, number>
-  statuses: Map<number, number>
-  logs: LogRow[]
-  buckets: Map<string, BucketDelta>
-}
-
-function toPlain(b: Batch): PlainBatch {
-  return {
-    logs: b.logs,
-    users: [...b.users].map(([id, d]) => [id, d.quota, d.used, d.count]),
-    tokens: [...b.tokens].map(([id, d]) => [id, d.remain, d.used, d.accessed]),
-    channels: [...b.channels],
-    statuses: [...b.statuses],
-    buckets: [...b.buckets.values()],
-    now: Math.floor(Date.now() / 1000),
-  }
-}
-
-const emptyBatch = (): Batch => ({
-  users: new Map(),
-  tokens: new Map(),
-  channels: new Map(),
-  statuses: new Map(),
-  logs: [],
-  buckets: new Map(),
-})
-
-/** Adds the named counters of `d` to the entry under `k`, or puts `d` there; returns the entry. */
-function addInto<K, T extends object>(map: Map<K, T>, k: K, d: T, counters: ReadonlyArray<keyof T>): T {
-  const x = map.get(k)
-  if (!x) {
-    map.set(k, d)
-    return d
-  }
-  for (const c of counters) x[c] = ((x[c] as number) + (d[c] as number)) as T[keyof T]
-  return x
-}
 
 /** What a request holds from pre-consume until it settles or is refunded. */
 export interface Reservation {
@@ -67,7 +20,16 @@ export interface Reservation {
   token: TokenState
   amount: number
   done: boolean
+  /** taken from the user's quota and the token's balance in the database (PostgreSQL, low balances) */
+  held: number
+  heldToken: number
 }
+
+type Refusal = { refused: string; code: string; status: number }
+const USER_SHORT: Refusal = { refused: 'user quota is not enough', code: 'insufficient_user_quota', status: 403 }
+const TOKEN_SHORT: Refusal = { refused: 'token quota is not enough', code: 'insufficient_token_quota', status: 403 }
+/** Balances above this many estimates are held in memory only, even on PostgreSQL (the reference's trust shortcut). */
+const TRUSTED_ESTIMATES = 100
 
 const MAX_QUEUED_LOGS = 200_000
 
@@ -82,12 +44,21 @@ class Busy extends Error {}
  */
 export class Ledger {
   private pending: Batch = emptyBatch()
+  /**
+   * The dashboard's buckets between their writes: as the family's gateways do, they are written
+   * every DataExportInterval minutes (and on an explicit flush: shutdown, idle()), not with every
+   * batch. Like theirs, a crash loses at most that interval of dashboard figures, never a charge.
+   */
+  private heldBuckets = new Map<string, BucketDelta>()
+  private bucketsWrittenAt = Date.now()
   private flushing: Batch | null = null
   private chain: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | null = null
   private soon: NodeJS.Timeout | null = null
   /** SQLite on a file: batches are written by a thread of their own */
   private writer: SqliteWriter | null = null
+  /** the settled requests not yet committed, on disk (null for SQLite in memory) */
+  private journal: Journal | null = null
   private ctx: AppContext
   private state: RelayState
   /**
@@ -105,11 +76,45 @@ export class Ledger {
     this.state = state
     const file = ctx.database.dialect === 'sqlite' ? ctx.database.sqlite?.location() : null
     if (file) this.writer = new SqliteWriter(file)
+    // a database in memory dies with the process: nothing to replay into
+    if (file || ctx.database.dialect === 'postgres')
+      this.journal = new Journal(join(ctx.config.dataDir, 'journal'), `ledger-${ctx.config.port}`)
+  }
+
+  /**
+   * Replays what earlier runs journalled but may not have written (a crash between an answer and
+   * its batch's commit): entries past each generation's mark go into one batch with their files,
+   * which are deleted once it commits. Runs before the first load, through the same lock.
+   * Returns how many entries were not yet in the ledger.
+   */
+  recover(): Promise<number> {
+    return this.locked(async () => {
+      if (!this.journal) return 0
+      const files = this.journal.leftovers()
+      if (!files.length) return 0
+      const entries = files.flatMap((f) => Journal.read(f))
+      const gens = [...new Set(entries.map((e) => e.gen))]
+      const applied = await readMarks(this.ctx.db, gens)
+      let replayed = 0
+      for (const e of entries) {
+        if (e.seq <= (applied.get(e.gen) ?? 0)) continue
+        this.add(e)
+        addMark(this.pending, e.gen, e.seq)
+        replayed++
+      }
+      this.pending.files.push(...files)
+      await this.flushLocked(true)
+      // on failure the batch (files included) went back to pending, for the timer's next flush
+      if (this.lastError) return replayed
+      await forgetMarks(this.ctx.db, gens)
+      if (replayed) console.log(`relay: replayed ${replayed} journalled request(s) into the ledger`)
+      return replayed
+    })
   }
 
   start(): void {
     if (this.timer) return
-    this.timer = setInterval(() => void this.flush(), this.intervalMs)
+    this.timer = setInterval(() => void this.tick(), this.intervalMs)
     this.timer.unref()
   }
 
@@ -123,6 +128,7 @@ export class Ledger {
   /** Stops the writer thread (after the last flush). */
   async close(): Promise<void> {
     this.stop()
+    this.journal?.close()
     await this.writer?.close()
   }
 
@@ -155,29 +161,64 @@ export class Ledger {
   // ---- request path (synchronous, memory only) -----------------------------------------------
 
   /**
+   * Holds `amount` for a request. On PostgreSQL, when the user's or the token's balance is within
+   * TRUSTED_ESTIMATES estimates, the hold is also taken in the database (several instances spend the
+   * same balance, and none sees what the others hold in memory); otherwise in memory only.
+   */
+  hold(user: UserState, token: TokenState, amount: number): Reservation | Refusal | Promise<Reservation | Refusal> {
+    const trusted =
+      this.userQuota(user) - user.reserved > TRUSTED_ESTIMATES * amount &&
+      (token.unlimited || this.tokenRemain(token) - token.reserved > TRUSTED_ESTIMATES * amount)
+    if (this.ctx.database.dialect !== 'postgres' || trusted) return this.reserve(user, token, amount)
+    return this.holdShared(user, token, amount)
+  }
+
+  /**
    * Checks and holds `amount` on the user and the token in one synchronous step, so concurrent
    * requests can never together hold more than the balances. Returns a refusal message or the hold.
    */
-  reserve(user: UserState, token: TokenState, amount: number): Reservation | { refused: string; code: string; status: number } {
+  reserve(user: UserState, token: TokenState, amount: number): Reservation | Refusal {
     const userLeft = this.userQuota(user) - user.reserved
-    if (this.userQuota(user) <= 0 || userLeft < amount) {
-      return { refused: 'user quota is not enough', code: 'insufficient_user_quota', status: 403 }
-    }
+    if (this.userQuota(user) <= 0 || userLeft < amount) return USER_SHORT
     if (!token.unlimited) {
       const tokenLeft = this.tokenRemain(token) - token.reserved
-      if (tokenLeft < amount) return { refused: 'token quota is not enough', code: 'insufficient_token_quota', status: 403 }
+      if (tokenLeft < amount) return TOKEN_SHORT
     }
     user.reserved += amount
     token.reserved += amount
-    return { user, token, amount, done: false }
+    return { user, token, amount, done: false, held: 0, heldToken: 0 }
   }
 
-  /** Gives a hold back without charging (upstream failed). */
-  release(r: Reservation): void {
-    if (r.done) return
+  /** The memory hold first (this instance's requests), then the database's (every instance's). */
+  private async holdShared(user: UserState, token: TokenState, amount: number): Promise<Reservation | Refusal> {
+    const r = this.reserve(user, token, amount)
+    if ('refused' in r) return r
+    let short: 'user' | 'token' | null
+    try {
+      short = await holdOnPostgres(this.ctx.db, user.id, token.unlimited ? null : token.id, amount)
+    } finally {
+      this.end(r)
+    }
+    if (short) return short === 'user' ? USER_SHORT : TOKEN_SHORT
+    // the rows now hold less by `amount`; the batch gives back what the settle does not charge
+    user.quota -= amount
+    const heldToken = token.unlimited ? 0 : amount
+    token.remain -= heldToken
+    return { user, token, amount: 0, done: false, held: amount, heldToken }
+  }
+
+  private end(r: Reservation): boolean {
+    if (r.done) return false
     r.done = true
     r.user.reserved -= r.amount
     r.token.reserved -= r.amount
+    return true
+  }
+
+  /** Gives a hold back without charging (upstream failed); a database hold with the next batch. */
+  release(r: Reservation): void {
+    if (!this.end(r) || (!r.held && !r.heldToken)) return
+    this.record({ refund: true, userId: r.user.id, tokenId: r.token.id, held: r.held, heldToken: r.heldToken })
   }
 
   /**
@@ -185,20 +226,30 @@ export class Ledger {
    * LogConsumeEnabled, its dashboard bucket when DataExportEnabled.
    */
   settle(r: Reservation, quota: number, channelId: number, log: LogRow, now: number): void {
-    this.release(r)
-    const u = this.pending.users.get(r.user.id) ?? { quota: 0, used: 0, count: 0 }
-    u.quota -= quota
-    u.used += quota
-    u.count += 1
-    this.pending.users.set(r.user.id, u)
-    const t = this.pending.tokens.get(r.token.id) ?? { remain: 0, used: 0, accessed: 0 }
-    t.remain -= quota
-    t.used += quota
-    t.accessed = now
-    this.pending.tokens.set(r.token.id, t)
-    if (quota !== 0 && channelId > 0) this.pending.channels.set(channelId, (this.pending.channels.get(channelId) ?? 0) + quota)
-    if (this.ctx.options.bool('DataExportEnabled')) this.addBucket(log)
-    if (this.ctx.options.bool('LogConsumeEnabled')) this.enqueueLog(log)
+    this.end(r)
+    const o = this.ctx.options
+    this.record({
+      userId: r.user.id,
+      tokenId: r.token.id,
+      ...(r.held || r.heldToken ? { held: r.held, heldToken: r.heldToken } : {}),
+      quota,
+      channelId,
+      now,
+      log,
+      keepLog: o.bool('LogConsumeEnabled'),
+      bucket: o.bool('DataExportEnabled'),
+    })
+  }
+
+  /** Journals a charge (before the answer completes) and adds it to the pending batch. */
+  private record(charge: Charge): void {
+    if (this.journal) addMark(this.pending, this.journal.gen, this.journal.append(charge))
+    this.add(charge)
+  }
+
+  private add(charge: Charge): void {
+    addCharge(this.pending, charge)
+    if (!('refund' in charge) && charge.keepLog) this.enqueueLog(charge.log)
   }
 
   /** Queues a log row for the next batch. */
@@ -217,19 +268,6 @@ export class Ledger {
     }
   }
 
-  private addBucket(log: LogRow): void {
-    const hour = hourOf(log.created_at)
-    const k = `${log.user_id}\u0000${log.model_name}\u0000${hour}`
-    let b = this.pending.buckets.get(k)
-    if (!b) {
-      b = { user_id: log.user_id, username: log.username, model_name: log.model_name, created_at: hour, token_used: 0, count: 0, quota: 0 }
-      this.pending.buckets.set(k, b)
-    }
-    b.count += 1
-    b.quota += log.quota
-    b.token_used += log.prompt_tokens + log.completion_tokens
-  }
-
   /** Marks a token expired (3) or exhausted (4), in memory now and in the database with the next batch. */
   setTokenStatus(t: TokenState, status: number): void {
     t.status = status
@@ -237,8 +275,7 @@ export class Ledger {
   }
 
   hasPending(): boolean {
-    const p = this.pending
-    return p.logs.length > 0 || p.users.size > 0 || p.tokens.size > 0 || p.channels.size > 0 || p.statuses.size > 0 || p.buckets.size > 0
+    return hasPending(this.pending)
   }
 
   // ---- re-reads ---------------------------------------------------------------------------------
@@ -260,20 +297,43 @@ export class Ledger {
 
   /** Writes everything pending in one transaction. Safe to call at any time; calls queue up. */
   flush(): Promise<void> {
-    return this.locked(() => this.flushLocked())
+    return this.locked(() => this.flushLocked(true))
   }
 
-  private async flushLocked(): Promise<void> {
-    if (!this.hasPending()) return
+  /** The periodic write: everything pending, the dashboard's buckets only once they are due. */
+  tick(): Promise<void> {
+    return this.locked(() => this.flushLocked(false))
+  }
+
+  /** Whether the held buckets go with this batch: on an explicit flush, or DataExportInterval minutes after their last write. */
+  private bucketsDue(force: boolean): boolean {
+    const minutes = Math.max(1, this.ctx.options.num('DataExportInterval', 5))
+    return force || Date.now() - this.bucketsWrittenAt >= minutes * 60_000
+  }
+
+  private async flushLocked(force = false): Promise<void> {
+    const due = this.bucketsDue(force)
+    if (!this.hasPending() && !(due && this.heldBuckets.size > 0)) return
     const batch = this.pending
     this.pending = emptyBatch()
+    mergeBuckets(this.heldBuckets, batch.buckets)
+    batch.buckets = new Map()
+    if (due) {
+      batch.buckets = this.heldBuckets
+      this.heldBuckets = new Map()
+      this.bucketsWrittenAt = Date.now()
+    }
     this.flushing = batch
+    // the journal file written so far holds exactly this batch's entries (plus earlier failed ones)
+    const file = this.journal?.rotate()
+    if (file) batch.files.push(file)
     try {
       const plain = toPlain(batch)
       let fresh: Fresh
       if (this.ctx.database.dialect === 'postgres') fresh = await writePostgresBatch(this.ctx.db, plain)
       else fresh = this.writer ? await this.writer.write(plain) : this.writeSqliteHere(plain)
       this.lastError = null
+      this.journal?.remove(batch.files)
       // the rows as they stand after this batch: our deltas plus whatever other instances (or the
       // console) wrote meanwhile, so balances never lag more than one flush for active accounts
       for (const [id, quota, used, count] of fresh.users) {
@@ -292,7 +352,9 @@ export class Ledger {
         }
       }
     } catch (err) {
-      this.merge(batch)
+      // buckets that were due stay due for the retry
+      if (batch.buckets.size > 0) this.bucketsWrittenAt = 0
+      mergeInto(this.pending, batch)
       if (err instanceof Busy) {
         if (!this.soon) {
           this.soon = setTimeout(() => {
@@ -307,20 +369,6 @@ export class Ledger {
     } finally {
       this.flushing = null
     }
-  }
-
-  /** Puts a failed batch back in front of what accumulated meanwhile. */
-  private merge(b: Batch): void {
-    const p = this.pending
-    for (const [id, d] of b.users) addInto(p.users, id, d, ['quota', 'used', 'count'])
-    for (const [id, d] of b.tokens) {
-      const x = addInto(p.tokens, id, d, ['remain', 'used'])
-      x.accessed = Math.max(x.accessed, d.accessed)
-    }
-    for (const [id, d] of b.channels) p.channels.set(id, (p.channels.get(id) ?? 0) + d)
-    for (const [id, s] of b.statuses) if (!p.statuses.has(id)) p.statuses.set(id, s)
-    p.logs = b.logs.concat(p.logs)
-    for (const [k, d] of b.buckets) addInto(p.buckets, k, d, ['count', 'quota', 'token_used'])
   }
 
   /**

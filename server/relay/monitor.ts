@@ -1,3 +1,4 @@
+import { withTestError } from '../../domain/channel-test.ts'
 import type { AppContext } from '../context.ts'
 import type { UpstreamError } from './errors.ts'
 import type { ChannelState, RelayState } from './state.ts'
@@ -43,11 +44,15 @@ export class ChannelMonitor {
     return this.disable(ch.id, `${err.status}: ${err.message}`.slice(0, 500))
   }
 
-  /** Sets status 3 (automatically disabled) with the reason; at once in memory. */
-  async disable(id: number, reason: string): Promise<boolean> {
+  /**
+   * Sets status 3 (automatically disabled) with the reason; at once in memory. A failed channel
+   * test that led to it stays recorded as the channel's last test (testError).
+   */
+  async disable(id: number, reason: string, testError?: string): Promise<boolean> {
     this.state.setChannelStatus(id, CHANNEL_STATUS.autoDisabled)
     try {
-      const info = JSON.stringify({ status_reason: reason, status_time: Math.floor(Date.now() / 1000) })
+      const disabled = JSON.stringify({ status_reason: reason, status_time: Math.floor(Date.now() / 1000) })
+      const info = testError === undefined ? disabled : withTestError(disabled, testError)
       const r = await this.ctx.db
         .updateTable('channels')
         .set({ status: CHANNEL_STATUS.autoDisabled, other_info: info })

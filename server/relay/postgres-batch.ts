@@ -1,7 +1,8 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely'
 import type { DB } from '../db/schema.ts'
 import { insertLogsSql, logValues } from '../db/logs.ts'
-import { bucketValues, upsertBucketsSql } from '../db/quota-data.ts'
+import { bucketValues, dimValues, upsertBucketsSql, upsertDimsSql } from '../db/quota-data.ts'
+import { markSql } from '../db/ledger-journal.ts'
 import { isReachedStatus, markTokenSql, type Fresh, type PlainBatch } from './ledger-batch.ts'
 
 /** Rows per statement: log rows have 15 parameters each, well under PostgreSQL's 65535. */
@@ -70,6 +71,45 @@ export async function writePostgresBatch(db: Kysely<DB>, b: PlainBatch): Promise
       if (isReachedStatus(st)) await tx.executeQuery(CompiledQuery.raw(markTokenSql(st, '$1', b.now), [id]))
     }
     await inChunks(tx, b.buckets, CHUNK, (n) => upsertBucketsSql(n, '$n'), bucketValues)
+    await inChunks(tx, b.dims, CHUNK, (n) => upsertDimsSql(n, '$n'), dimValues)
+    for (const mark of b.marks) await tx.executeQuery(CompiledQuery.raw(markSql('postgres'), mark))
   })
   return fresh
+}
+
+class Short extends Error {
+  readonly which: 'user' | 'token'
+  constructor(which: 'user' | 'token') {
+    super(`${which} quota is not enough`)
+    this.which = which
+  }
+}
+
+/**
+ * Takes `amount` from the user's quota and (unless `tokenId` is null: unlimited) the token's
+ * balance in one transaction, only where they cover it; users first, as the batch locks them.
+ * Returns which one fell short, or null when both were taken.
+ */
+export async function holdOnPostgres(
+  db: Kysely<DB>,
+  userId: number,
+  tokenId: number | null,
+  amount: number,
+): Promise<'user' | 'token' | null> {
+  try {
+    await db.transaction().execute(async (tx) => {
+      const u = await sql`UPDATE users SET quota = quota - ${amount} WHERE id = ${userId} AND quota >= ${amount} RETURNING id`.execute(tx)
+      if (!u.rows.length) throw new Short('user')
+      if (tokenId === null) return
+      const t =
+        await sql`UPDATE tokens SET remain_quota = remain_quota - ${amount} WHERE id = ${tokenId} AND remain_quota >= ${amount} RETURNING id`.execute(
+          tx,
+        )
+      if (!t.rows.length) throw new Short('token')
+    })
+    return null
+  } catch (err) {
+    if (err instanceof Short) return err.which
+    throw err
+  }
 }

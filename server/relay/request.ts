@@ -2,6 +2,8 @@ import type { Context } from 'hono'
 import type { Env } from '../http.ts'
 import { RelayError } from './errors.ts'
 import type { Mode, RelayCall } from './adapters/index.ts'
+import { doorOf } from './doors/index.ts'
+import { geminiTarget } from './doors/gemini.ts'
 
 const MAX_BODY = 32 * 1024 * 1024
 
@@ -35,11 +37,20 @@ export async function readCall(c: Context<Env>, mode: Mode, path: string): Promi
     json = jsonObjectOf(raw)
     model = typeof json.model === 'string' ? json.model.trim() : ''
   }
+  let stream = (mode === 'chat' || mode === 'completions' || mode === 'messages' || mode === 'responses') && json?.stream === true
+  if (mode === 'gemini') {
+    const target = geminiTarget(c.req.path)
+    model = target.model
+    stream = target.stream
+  }
+  // Google streams a JSON array unless the client asks for server-sent events
+  const jsonArray = mode === 'gemini' && stream && c.req.query('alt') !== 'sse'
+  // a front door's stream always ends with the usage, in the door's own closing events
+  const wantUsage = stream && (doorOf(mode) !== null || json?.stream_options?.include_usage === true)
   if (!model) model = DEFAULT_MODEL[mode] ?? ''
   if (!model) throw new RelayError(400, 'model is required', 'model_required')
-  const stream = (mode === 'chat' || mode === 'completions' || mode === 'messages') && json?.stream === true
-  const wantUsage = stream && json?.stream_options?.include_usage === true
   const call: RelayCall = { mode, path, raw, json, contentType, model, stream, wantUsage }
+  if (jsonArray) call.jsonArray = true
   if (mode === 'messages') {
     call.headers = {
       'anthropic-version': c.req.header('anthropic-version') ?? '',

@@ -6,8 +6,19 @@ import { type Price } from './pricing.ts'
 import type { Caller } from './authenticate.ts'
 import type { InFlight } from './in-flight.ts'
 import { countPrompt, promptUpperBound } from './count.ts'
-import type { RelayCall } from './adapters/index.ts'
+import type { Mode, RelayCall } from './adapters/index.ts'
 import { usageOf } from './adapters/types.ts'
+
+/** The endpoints that generate text, whose cost is bounded by the prompt and the output limit. */
+const CHAT_LIKE: ReadonlySet<Mode> = new Set(['chat', 'completions', 'messages', 'responses', 'gemini'])
+
+/** The output limit the client set, in whichever field its endpoint names it (0 when none). */
+function maxTokens(call: RelayCall): number {
+  const j = call.json
+  if (call.mode === 'responses') return Number(j?.max_output_tokens ?? 0) || 0
+  if (call.mode === 'gemini') return Number(j?.generationConfig?.maxOutputTokens ?? 0) || 0
+  return Number(j?.max_tokens ?? j?.max_completion_tokens ?? 0) || 0
+}
 
 /**
  * Stage 3: prices the call for the caller's group and holds its estimated cost on the user and the
@@ -25,15 +36,11 @@ export async function reserve(engine: RelayEngine, caller: Caller, call: RelayCa
  */
 async function holdFor(engine: RelayEngine, caller: Caller, call: RelayCall, price: Price): Promise<Reservation> {
   const { ledger } = engine
-  let r = ledger.reserve(caller.user, caller.token, estimate(engine, call, price, null))
-  const chatLike = call.mode === 'chat' || call.mode === 'completions' || call.mode === 'messages'
-  const bounded =
-    call.mode === 'embeddings' ||
-    call.mode === 'moderations' ||
-    (Number(call.json?.max_tokens ?? call.json?.max_completion_tokens ?? 0) > 0 && chatLike)
+  let r = await ledger.hold(caller.user, caller.token, estimate(engine, call, price, null))
+  const bounded = call.mode === 'embeddings' || call.mode === 'moderations' || (maxTokens(call) > 0 && CHAT_LIKE.has(call.mode))
   if ('refused' in r && bounded && price.modelPrice < 0) {
     const amount = estimate(engine, call, price, await countPrompt(engine.tokenizer, call))
-    r = ledger.reserve(caller.user, caller.token, amount)
+    r = await ledger.hold(caller.user, caller.token, amount)
   }
   if ('refused' in r) throw new RelayError(r.status, r.refused, r.code)
   return r
@@ -47,8 +54,8 @@ function estimate(engine: RelayEngine, call: RelayCall, price: Price, promptToke
   const ratio = price.modelRatio * price.groupRatio
   if (call.mode === 'speech') return Math.ceil(String(call.json?.input ?? '').length * ratio)
   if (call.mode === 'embeddings' || call.mode === 'moderations') return Math.ceil((promptTokens ?? promptUpperBound(call)) * ratio)
-  const max = Number(call.json?.max_tokens ?? call.json?.max_completion_tokens ?? 0)
-  if ((call.mode === 'chat' || call.mode === 'completions' || call.mode === 'messages') && max > 0) {
+  const max = maxTokens(call)
+  if (CHAT_LIKE.has(call.mode) && max > 0) {
     const prompt = promptTokens ?? promptUpperBound(call)
     return Math.ceil((prompt + max * price.completionRatio) * ratio)
   }

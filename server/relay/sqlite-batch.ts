@@ -1,10 +1,11 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { insertLogsSql, logValues } from '../db/logs.ts'
-import { bucketValues, upsertBucketsSql } from '../db/quota-data.ts'
+import { bucketValues, dimValues, upsertBucketsSql, upsertDimsSql } from '../db/quota-data.ts'
+import { markSql } from '../db/ledger-journal.ts'
 import { TOKEN_STATUS } from '../../domain/statuses.ts'
 import { isReachedStatus, markTokenSql, type Fresh, type PlainBatch } from './ledger-batch.ts'
 
-type Statements = Record<'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket', StatementSync>
+type Statements = Record<'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket' | 'dim' | 'mark', StatementSync>
 
 const prepared = new WeakMap<DatabaseSync, Statements>()
 
@@ -24,6 +25,8 @@ function statements(db: DatabaseSync): Statements {
     expired: db.prepare(markTokenSql(TOKEN_STATUS.expired, '?', '?')),
     exhausted: db.prepare(markTokenSql(TOKEN_STATUS.exhausted, '?', '?')),
     bucket: db.prepare(upsertBucketsSql(1, '?')),
+    dim: db.prepare(upsertDimsSql(1, '?')),
+    mark: db.prepare(markSql('sqlite')),
   }
   prepared.set(db, s)
   return s
@@ -54,6 +57,8 @@ export function writeBatch(db: DatabaseSync, b: PlainBatch): Fresh {
     }
     for (const l of b.logs) s.log.run(...logValues(l))
     for (const k of b.buckets) s.bucket.run(...bucketValues(k))
+    for (const d of b.dims) s.dim.run(...dimValues(d))
+    for (const [gen, seq] of b.marks) s.mark.run(gen, seq)
     db.exec('COMMIT')
     return fresh
   } catch (err) {

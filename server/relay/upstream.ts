@@ -12,19 +12,21 @@ export interface UpstreamCall {
 export type UpstreamResponse = Dispatcher.ResponseData
 
 /**
- * One keep-alive pool per upstream origin (undici Agent). Long header and body timeouts: a
- * non-stream completion may think for minutes before its first byte.
+ * One keep-alive pool per upstream origin (undici Agent). Long header and body timeouts by
+ * default (a non-stream completion may think for minutes before its first byte); `timeoutSeconds`
+ * (RELAY_TIMEOUT) bounds both the wait for the answer's headers and every pause in its body.
  */
 export class Upstream {
   agent: Agent
 
-  constructor() {
+  constructor(timeoutSeconds = 0) {
+    const limit = timeoutSeconds > 0 ? timeoutSeconds * 1000 : 0
     this.agent = new Agent({
       connections: 256,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
-      headersTimeout: 600_000,
-      bodyTimeout: 300_000,
+      headersTimeout: limit || 600_000,
+      bodyTimeout: limit || 300_000,
       connect: { timeout: 15_000 },
     })
   }

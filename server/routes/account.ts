@@ -3,10 +3,12 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import bcrypt from 'bcryptjs'
 import type { AppContext } from '../context.ts'
-import { fields, nowSeconds, ok, readBody, refuse, type Env } from '../http.ts'
+import { ApiError, fields, nowSeconds, ok, readBody, refuse, type Env } from '../http.ts'
 import { optional } from '../lib/wire.ts'
-import { clearSession, issueSession, requireRole } from '../middleware/session.ts'
-import { criticalRateLimit } from '../middleware/rate-limit.ts'
+import { endSession, endUserSessions, hashAccessToken, requireRole, startSession } from '../middleware/session.ts'
+import { clientAddress, criticalRateLimit } from '../middleware/rate-limit.ts'
+import { loginGuardOf } from '../lib/login-guard.ts'
+import { text } from '../i18n/index.ts'
 import { turnstileCheck } from '../middleware/turnstile.ts'
 import { hashPassword, publicUser, randomKey } from '../lib/users.ts'
 import { freeAffCode, giftsOf, openAccount, refuseOnUnique } from '../lib/accounts.ts'
@@ -68,7 +70,7 @@ async function register(c: C) {
   if (differ) refuse(problemText(differ))
   if (o.bool('EmailVerificationEnabled')) {
     if (!body.email || !body.verification_code) refuse('account.emailAndCodeRequired')
-    if (!consumeVerificationCode('register', body.email, body.verification_code)) refuse('account.codeWrong')
+    if (!(await consumeVerificationCode(db, 'register', body.email, body.verification_code))) refuse('account.codeWrong')
   }
   if (await usernameTaken(db, body.username, body.email)) refuse('account.nameOrEmailTaken')
   const inviter = body.aff_code ? await findInviter(db, body.aff_code) : undefined
@@ -87,16 +89,21 @@ async function register(c: C) {
 }
 
 async function login(c: C) {
-  const { db, options, config } = c.get('ctx')
+  const { db, options } = c.get('ctx')
   if (!options.bool('PasswordLoginEnabled')) refuse('account.passwordLoginOff')
   const body = await readBody(c, loginBody)
   const missing = credentialsProblem(body.username, body.password)
   if (missing) refuse(problemText(missing))
+  const guard = loginGuardOf(c.get('ctx'))
+  const address = clientAddress(c)
+  const wait = await guard.waitFor(body.username, address)
+  if (wait > 0) throw new ApiError(429, text('rate.loginWait', { seconds: wait }))
   const found = await findUserBySignInName(db, body.username)
   const good = found ? await bcrypt.compare(body.password, found.password) : false
+  if (!found || !good) await guard.failed(body.username, address)
   if (!found || !good || found.status !== USER_STATUS.enabled) refuse('account.wrongCredentials')
-  issueSession(c, config.sessionSecret, found.id)
-  return ok(c, publicUser(found), 'account.loggedIn')
+  await guard.succeeded(body.username)
+  return ok(c, { ...publicUser(found), ...(await startSession(c, found.id)) }, 'account.loggedIn')
 }
 
 async function updateSelf(c: C) {
@@ -112,9 +119,13 @@ async function updateSelf(c: C) {
   if (body.password) changes.password = await hashPassword(body.password)
   if (Object.keys(changes).length === 0) return ok(c, publicUser(me), 'account.nothingChanged')
   const updated = await updateUser(db, me.id, changes).catch(refuseOnUnique('account.usernameTaken'))
+  if (changes.password) await endOtherSessions(c)
   bus.emit('users', me.id)
   return ok(c, publicUser(updated), body.password ? 'account.passwordChanged' : 'account.infoUpdated')
 }
+
+/** After an own password change every other session ends; the one that changed it stays signed in. */
+const endOtherSessions = (c: C) => endUserSessions(c.get('ctx'), c.get('user').id, c.get('auth').sessionId)
 
 async function deleteSelf(c: C) {
   const { db, bus } = c.get('ctx')
@@ -123,14 +134,15 @@ async function deleteSelf(c: C) {
   await cancelUser(db, me.id, nowSeconds())
   bus.emit('users', me.id)
   bus.emit('tokens')
-  clearSession(c)
+  await endUserSessions(c.get('ctx'), me.id)
+  await endSession(c)
   return ok(c, null, 'account.deleted')
 }
 
 /** A new system access token (the old one stops working), shown this once. */
 async function newAccessToken(c: C) {
   const token = randomKey(32)
-  await updateUser(c.get('ctx').db, c.get('user').id, { access_token: token })
+  await updateUser(c.get('ctx').db, c.get('user').id, { access_token: hashAccessToken(token) })
   return ok(c, token)
 }
 
@@ -163,9 +175,10 @@ export function accountRoutes(ctx: AppContext) {
   const turnstile = turnstileCheck(ctx)
 
   app.post('/user/register', critical, turnstile, register)
-  app.post('/user/login', critical, turnstile, login)
-  app.get('/user/logout', (c) => {
-    clearSession(c)
+  // password guessing is limited per account and per address by the login guard, not by the critical limit
+  app.post('/user/login', turnstile, login)
+  app.get('/user/logout', async (c) => {
+    await endSession(c)
     return ok(c, null, 'account.loggedOut')
   })
   app.get('/user/self', user, (c) => ok(c, publicUser(c.get('user'))))

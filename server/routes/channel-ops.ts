@@ -44,6 +44,15 @@ function verdicts(outcomes: readonly CheckOutcome[], label: string) {
   }
 }
 
+/**
+ * The statuses a check looks at. The console always sends status 1, meaning the channels the
+ * server manages: enabled ones (disabled when they fail) and automatically disabled ones (enabled
+ * again when they pass). 2 and 3 narrow the check to that status alone.
+ */
+function checkedStatuses(status: number): number[] {
+  return status === CHANNEL_STATUS.enabled ? [CHANNEL_STATUS.enabled, CHANNEL_STATUS.autoDisabled] : [status]
+}
+
 /** POST /channel/dooy: checks the accounts of every Viggle or Suno channel of a status, and acts on the verdicts. */
 async function accountChecks(ctx: AppContext, c: Context<Env>) {
   const body = await readBody(c, dooyBody)
@@ -55,9 +64,8 @@ async function accountChecks(ctx: AppContext, c: Context<Env>) {
   if (body.type !== undefined && body.type !== check.type) {
     refuse(text('channel.checkWrongType', { field: 'type', type: check.type, act }), { field: 'type' })
   }
-  const channels = await channelsOfType(ctx.db, check.type, body.status, CHECK_LIMIT)
-  const sunoServer = ctx.options.get('SunoServer')
-  const outcomes = await inBatches(channels, CHECK_WIDTH, async (ch) => ({ ch, reason: await checkAccount(act, ch, sunoServer) }))
+  const channels = await channelsOfType(ctx.db, check.type, checkedStatuses(body.status), CHECK_LIMIT)
+  const outcomes = await inBatches(channels, CHECK_WIDTH, async (ch) => ({ ch, reason: await checkAccount(act, ch, ctx.options) }))
   const { enabled, disabled } = await applyCheckVerdicts(ctx.db, verdicts(outcomes, check.label), nowSeconds())
   for (const id of [...enabled, ...disabled]) ctx.bus.emit('channels', id)
   const failed = outcomes.filter((o) => o.reason !== null)

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { modelTotals, userBuckets } from '../db/quota-data.ts'
+import { breakdown, BREAKDOWN_BY, BREAKDOWN_PERIODS, type BreakdownPeriod } from '../db/breakdowns.ts'
 import { fail, nowSeconds, ok, readQuery, refuse, type Env } from '../http.ts'
 import { text } from '../i18n/index.ts'
 import { requireRole } from '../middleware/session.ts'
@@ -16,6 +17,20 @@ const rangeQuery = z.object({
   start_timestamp: queryInt(0, SECONDS_MAX),
   end_timestamp: queryInt(0, SECONDS_MAX),
   username: z.string().trim().max(64).optional().default(''),
+})
+
+/** The longest span of a breakdown (from the buckets: a 90-day range stays cheap). */
+export const BREAKDOWN_SPAN_MAX = 92 * DAY
+
+const breakdownQuery = rangeQuery.extend({
+  by: z.enum(BREAKDOWN_BY).optional().default('model'),
+  granularity: z
+    .enum(Object.keys(BREAKDOWN_PERIODS) as [BreakdownPeriod, ...BreakdownPeriod[]])
+    .optional()
+    .default('hour'),
+  top: queryInt(1, 20),
+  /** seconds east of UTC where the viewer's days begin */
+  tz_offset: queryInt(-14 * 3600, 14 * 3600),
 })
 
 /** The time range asked, in seconds: the end defaults to now, the start to a month before it. */
@@ -45,5 +60,27 @@ export function dataRoutes(ctx: AppContext) {
     return ok(c, await userBuckets(db, { userId: c.get('user').id }, start, end))
   })
 
+  app.get('/data/breakdown', admin, async (c) => {
+    const q = readQuery(c, breakdownQuery)
+    let userId: number | undefined
+    if (q.username) {
+      const found = await db.selectFrom('users').select('id').where('username', '=', q.username).executeTakeFirst()
+      userId = found?.id ?? 0
+    }
+    return ok(c, await breakdown(db, ask(q, userId)))
+  })
+
+  app.get('/data/self/breakdown', user, async (c) => {
+    const q = readQuery(c, breakdownQuery)
+    if (q.by !== 'model' && q.by !== 'token') refuse(text('data.byNotAllowed', { field: 'by' }), { field: 'by' })
+    return ok(c, await breakdown(db, ask(q, c.get('user').id)))
+  })
+
   return app
+}
+
+function ask(q: z.infer<typeof breakdownQuery>, userId: number | undefined) {
+  const { start, end } = range(q)
+  if (end - start > BREAKDOWN_SPAN_MAX) refuse(text('data.spanTooLong', { days: BREAKDOWN_SPAN_MAX / DAY }))
+  return { by: q.by, period: q.granularity, start, end, offset: q.tz_offset ?? 0, top: q.top ?? 8, userId }
 }

@@ -1,9 +1,11 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { deleteLogsBefore, listLogs, logStat, type LogFilter, type LogRow } from '../db/logs.ts'
+import { deleteLogsBefore, listLogs, logBatch, logStat, type LogFilter, type LogRow } from '../db/logs.ts'
 import { fields, ok, readQuery, refuse, type Env } from '../http.ts'
-import { text } from '../i18n/index.ts'
+import { localeOf, text } from '../i18n/index.ts'
+import { csvStream } from '../lib/csv-stream.ts'
+import { logColumns, logFileName } from '../lib/log-csv.ts'
 import { requireRole } from '../middleware/session.ts'
 import { pageSizeQuery, queryInt } from '../lib/query.ts'
 import { ROLE } from '../../domain/roles.ts'
@@ -63,6 +65,22 @@ function targetTimestamp(raw: string | undefined): number {
   return Number(value)
 }
 
+/**
+ * The filter's rows as a CSV download, streamed in keyset batches as the client reads (issue 15).
+ * A GET that changes nothing: the session cookie and the embed bearer both work.
+ */
+function exportLogs(c: Context<Env>, ctx: AppContext, f: LogFilter, admin: boolean) {
+  const display = { currency: ctx.options.bool('DisplayInCurrencyEnabled'), quotaPerUnit: ctx.options.quotaPerUnit }
+  const { header, cells } = logColumns(localeOf(c), admin, display)
+  const body = csvStream({ header, cells, batch: (beforeId, size) => logBatch(ctx.db, ctx.database.dialect, f, beforeId, size) })
+  const name = logFileName(f, !admin)
+  return c.body(body, 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${name}"`,
+    'cache-control': 'no-store',
+  })
+}
+
 export function logsRoutes(ctx: AppContext) {
   const app = new Hono<Env>()
   const admin = requireRole(ctx, ROLE.admin)
@@ -81,6 +99,12 @@ export function logsRoutes(ctx: AppContext) {
     return ok(c, rows.map(selfLog))
   })
 
+  app.get('/log/export', admin, (c) => exportLogs(c, ctx, filterOf(readQuery(c, filterQuery), true), true))
+
+  app.get('/log/self/export', user, (c) =>
+    exportLogs(c, ctx, { ...filterOf(readQuery(c, filterQuery), false), userId: c.get('user').id }, false),
+  )
+
   app.on('GET', ['/log/stat', '/log/stat/'], admin, async (c) => {
     return ok(c, await logStat(db, dialect, filterOf(readQuery(c, filterQuery), true)))
   })
@@ -90,7 +114,8 @@ export function logsRoutes(ctx: AppContext) {
     return ok(c, await logStat(db, dialect, { ...filterOf(q, false), userId: c.get('user').id }))
   })
 
-  app.on('DELETE', ['/log/', '/log'], admin, async (c) => {
+  // cleaning the log is an operation setting (spec sections 2 and 6): root only, never an admin
+  app.on('DELETE', ['/log/', '/log'], requireRole(ctx, ROLE.root), async (c) => {
     const before = targetTimestamp(readQuery(c, deleteQuery).target_timestamp)
     return ok(c, await deleteLogsBefore(db, before), 'log.cleaned')
   })

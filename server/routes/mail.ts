@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts'
 import { ok, readBody, readQuery, refuse, type Env } from '../http.ts'
 import { optional } from '../lib/wire.ts'
 import { localeOf, text, type Text } from '../i18n/index.ts'
-import { optionalUser, requireRole } from '../middleware/session.ts'
+import { endUserSessions, optionalUser, requireRole } from '../middleware/session.ts'
 import { criticalRateLimit } from '../middleware/rate-limit.ts'
 import { turnstileCheck } from '../middleware/turnstile.ts'
 import { letter, MailError, sendMail, type Paragraph } from '../lib/mailer.ts'
@@ -72,6 +72,8 @@ async function mailTo(c: C, to: string, subject: Text, paragraphs: readonly Para
 const systemName = (o: OptionStore) => o.get('SystemName') || 'Tollgate'
 const CLOSING: Paragraph[] = ['mail.validTenMinutes', 'mail.ignoreIfNotYou']
 
+const bindPurpose = (me: UserRow) => `bind:${me.id}`
+
 /** Mails a code for registering (signed out) or for binding the address (signed in). */
 async function sendVerification(c: C) {
   const { db, options: o } = c.get('ctx')
@@ -83,7 +85,8 @@ async function sendVerification(c: C) {
   const refusal = addressRefusal(o, q.email)
   if (refusal) refuse(refusal)
   if (await emailTaken(db, q.email)) refuse('mail.emailUsed')
-  const code = issueVerificationCode(purpose, q.email)
+  // a bind code belongs to the signed-in user who asked for it: nobody else can spend it (issue 10 item 1)
+  const code = await issueVerificationCode(db, purpose === 'bind' ? bindPurpose(me!) : purpose, q.email)
   await mailTo(c, q.email, text('mail.verifySubject', { system: systemName(o) }), [text('mail.verifyCode', { code }), ...CLOSING])
   return ok(c, null, 'mail.codeSent')
 }
@@ -93,7 +96,7 @@ async function sendReset(c: C) {
   const { db, options: o } = c.get('ctx')
   const q = readQuery(c, z.object({ email }))
   if (!(await findUserByEmail(db, q.email))) refuse('mail.noAccount')
-  const token = issueVerificationToken('reset', q.email)
+  const token = await issueVerificationToken(db, 'reset', q.email)
   const base = (o.get('ServerAddress').trim() || new URL(c.req.url).origin).replace(/\/+$/, '')
   const link = `${base}/user/reset?email=${encodeURIComponent(q.email)}&token=${token}`
   await mailTo(c, q.email, text('mail.resetSubject', { system: systemName(o) }), ['mail.resetOpenLink', { link }, ...CLOSING])
@@ -104,11 +107,12 @@ async function sendReset(c: C) {
 async function resetPassword(c: C) {
   const { db, bus } = c.get('ctx')
   const body = await readBody(c, resetBody)
-  if (!consumeVerificationCode('reset', body.email, body.token)) refuse('mail.resetLinkWrong')
+  if (!(await consumeVerificationCode(db, 'reset', body.email, body.token))) refuse('mail.resetLinkWrong')
   const owner = await findUserByEmail(db, body.email)
   if (!owner) refuse('mail.noAccount')
   const password = randomKey(12)
   await updateUser(db, owner.id, { password: await hashPassword(password) })
+  await endUserSessions(c.get('ctx'), owner.id)
   bus.emit('users', owner.id)
   return ok(c, password, 'mail.passwordReset')
 }
@@ -119,7 +123,7 @@ async function bindEmail(c: C) {
   const q = readQuery(c, bindQuery)
   const me = c.get('user')
   if (await emailTaken(db, q.email, me.id)) refuse('mail.emailUsedByOther')
-  if (!consumeVerificationCode('bind', q.email, q.code)) refuse('account.codeWrong')
+  if (!(await consumeVerificationCode(db, bindPurpose(me), q.email, q.code))) refuse('account.codeWrong')
   if (!(await claimForUser(db, me.id, 'email', q.email))) refuse('mail.emailUsedByOther')
   bus.emit('users', me.id)
   return ok(c, null, 'account.bound')

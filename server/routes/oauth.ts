@@ -8,11 +8,13 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { ApiError, nowSeconds, ok, readQuery, refuse, type Env } from '../http.ts'
 import { optional } from '../lib/wire.ts'
-import { issueSession, optionalUser, requireRole } from '../middleware/session.ts'
+import { optionalUser, requireRole, startSession } from '../middleware/session.ts'
 import { criticalRateLimit } from '../middleware/rate-limit.ts'
 import { hashPassword, publicUser, randomKey, type UserRow } from '../lib/users.ts'
 import { freeAffCode, giftsOf, openAccount } from '../lib/accounts.ts'
 import { isUniqueViolation } from '../lib/query.ts'
+import { isHttps } from '../lib/origins.ts'
+import { issueState, spendState, useOnceBefore } from '../lib/one-time.ts'
 import {
   githubProfile,
   PROVIDER_COLUMN,
@@ -72,8 +74,7 @@ async function signIn(c: C, provider: Provider, profile: Profile) {
     if (!ctx.options.bool('RegisterEnabled')) refuse('account.registerClosed')
     user = await registerOutside(ctx, provider, profile)
   }
-  issueSession(c, ctx.config.sessionSecret, user.id)
-  return ok(c, publicUser(user), 'account.loggedIn')
+  return ok(c, { ...publicUser(user), ...(await startSession(c, user.id)) }, 'account.loggedIn')
 }
 
 /** Binds the outside account to the signed-in user, unless another user already holds it. */
@@ -85,31 +86,52 @@ async function bind(c: C, provider: Provider, profile: Profile): Promise<UserRow
   return (await findUser(db, me.id))!
 }
 
-/** Hands out a state for the GitHub sign-in, kept in a signed cookie of this browser. */
+/** The session the request came with ('-' signed out): a state is good only for it. */
+const sessionOf = (c: C) => (c.get('user') ? c.get('auth').sessionId : undefined) ?? '-'
+
+/** Hands out a state for the GitHub sign-in, kept in a signed cookie of this browser with its session. */
 async function newState(c: C) {
   const state = randomKey(12)
-  await setSignedCookie(c, STATE_COOKIE, `${state}.${nowSeconds() + STATE_SECONDS}`, stateSecret(c), {
+  await setSignedCookie(c, STATE_COOKIE, `${state}.${nowSeconds() + STATE_SECONDS}.${sessionOf(c)}`, stateSecret(c), {
     httpOnly: true,
     sameSite: 'Lax',
-    secure: new URL(c.req.url).protocol === 'https:',
+    secure: isHttps(c),
     path: '/',
     maxAge: STATE_SECONDS,
   })
   return ok(c, state)
 }
 
-/** The GitHub callback: the state must be the one this browser was given, once and in time. */
+/** The GitHub callback: the state must be the one this browser (and session) was given, once and in time. */
 async function github(c: C) {
   const q = readQuery(c, githubQuery)
-  const kept = await getSignedCookie(c, stateSecret(c), STATE_COOKIE)
+  const kept = (await getSignedCookie(c, stateSecret(c), STATE_COOKIE)) || ''
   deleteCookie(c, STATE_COOKIE, { path: '/' })
-  const dot = kept ? kept.lastIndexOf('.') : -1
-  const state = kept && dot > 0 ? kept.slice(0, dot) : ''
-  const until = kept && dot > 0 ? Number(kept.slice(dot + 1)) : 0
-  if (!q.state || !state || state !== q.state || !(until >= nowSeconds())) throw new ApiError(403, 'oauth.stateMismatch')
+  const [state = '', until = '0', session = ''] = kept.split('.')
+  const now = nowSeconds()
+  const good = q.state !== '' && state === q.state && Number(until) >= now && session === sessionOf(c)
+  if (!good || !(await useOnceBefore(c.get('ctx').db, 'github-state', state, Number(until), now)))
+    throw new ApiError(403, 'oauth.stateMismatch')
   const profile = await githubProfile(c.get('ctx').options, q.code)
   if (!c.get('user')) return signIn(c, 'github', profile)
   return ok(c, publicUser(await bind(c, 'github', profile)), 'oauth.bind')
+}
+
+/** A one-time state for binding Telegram: the widget's answer is bound only with it, in this session. */
+function telegramState(c: C) {
+  const sid = c.get('auth').sessionId
+  if (!sid) refuse('oauth.bindStateWrong')
+  return ok(c, issueState(stateSecret(c), 'telegram-bind', sid, nowSeconds() + STATE_SECONDS))
+}
+
+/** The widget's auth URL on the settings page: binds with the state this session started, then goes back to /setting. */
+async function telegramBind(c: C) {
+  const sid = c.get('auth').sessionId
+  const o = c.get('ctx').options
+  if (!sid || !(await spendState(c.get('ctx').db, stateSecret(c), 'telegram-bind', sid, c.req.query('state') ?? '', nowSeconds())))
+    refuse('oauth.bindStateWrong')
+  await bind(c, 'telegram', await telegramProfile(c.get('ctx').db, o, c.req.query()))
+  return c.redirect('/setting', 302)
 }
 
 export function oauthRoutes(ctx: AppContext) {
@@ -125,17 +147,16 @@ export function oauthRoutes(ctx: AppContext) {
     }
   const wechatCode = (c: C) => wechatProfile(o, readQuery(c, codeQuery).code)
 
-  app.get('/oauth/state', critical, newState)
+  app.get('/oauth/state', critical, optionalUser(ctx), newState)
   app.get('/oauth/github', critical, optionalUser(ctx), enabled('github'), github)
   app.get('/oauth/wechat', critical, enabled('wechat'), async (c) => signIn(c, 'wechat', await wechatCode(c)))
   app.get('/oauth/wechat/bind', critical, signedIn, enabled('wechat'), async (c) =>
     ok(c, publicUser(await bind(c, 'wechat', await wechatCode(c))), 'account.bound'),
   )
-  app.get('/oauth/telegram/login', critical, enabled('telegram'), (c) => signIn(c, 'telegram', telegramProfile(o, c.req.query())))
-  // the login widget's auth URL on the settings page: binds, then goes back to /setting
-  app.get('/oauth/telegram/bind', critical, signedIn, enabled('telegram'), async (c) => {
-    await bind(c, 'telegram', telegramProfile(o, c.req.query()))
-    return c.redirect('/setting', 302)
-  })
+  app.get('/oauth/telegram/login', critical, enabled('telegram'), async (c) =>
+    signIn(c, 'telegram', await telegramProfile(c.get('ctx').db, o, c.req.query())),
+  )
+  app.get('/oauth/telegram/state', critical, signedIn, enabled('telegram'), telegramState)
+  app.get('/oauth/telegram/bind', critical, signedIn, enabled('telegram'), telegramBind)
   return app
 }

@@ -18,8 +18,12 @@ export function publicStatus(o: OptionStore) {
     quota_per_unit: o.quotaPerUnit,
     display_in_currency: o.bool('DisplayInCurrencyEnabled'),
     enable_drawing: o.bool('DrawingEnabled'),
+    // the task relays (Suno, video platforms) are always mounted
+    enable_task: true,
     enable_data_export: o.bool('DataExportEnabled'),
     data_export_default_time: o.get('DataExportDefaultTime'),
+    // minutes between the dashboard's writes (the ledger's buckets), for the dashboard to say
+    data_export_interval: Math.max(1, o.num('DataExportInterval', 5)),
     default_collapse_sidebar: o.bool('DefaultCollapseSidebar'),
     mj_notify_enabled: o.bool('MjNotifyEnabled'),
     chat_link: o.get('ChatLink'),

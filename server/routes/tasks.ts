@@ -1,9 +1,13 @@
-import { Hono, type Context } from 'hono'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { listTasks, type TaskFilter, type TaskRow } from '../db/tasks.ts'
 import { ok, readQuery, type Env } from '../http.ts'
+import { localeOf } from '../i18n/index.ts'
+import { csvStream } from '../lib/csv-stream.ts'
+import { taskColumns, taskFileName } from '../lib/task-csv.ts'
 import { requireRole } from '../middleware/session.ts'
+import { familyTask } from '../relay/tasks/types.ts'
 import { ROLE } from '../../domain/roles.ts'
 
 /** Where a URL column is empty, the platform's main `url` stands in for its natural field. */
@@ -44,9 +48,9 @@ const optionalText = (max: number) => z.string().trim().max(max).optional()
 const baseQuery = z.object({
   p: optionalInt(1e9),
   channel_id: optionalInt(Number.MAX_SAFE_INTEGER),
-  // seconds; submit_time is kept in milliseconds
-  start_timestamp: optionalInt(1e11),
-  end_timestamp: optionalInt(1e11),
+  // seconds, or milliseconds as the family's console sends them for Midjourney
+  start_timestamp: optionalInt(1e13),
+  end_timestamp: optionalInt(1e13),
   mj_id: optionalText(191),
   task_id: optionalText(191),
   platfrom: optionalText(32),
@@ -111,18 +115,36 @@ export function taskView(row: TaskRow, list: TaskList, admin: boolean) {
   }
 }
 
+/** A bound in milliseconds: values from 1e11 up are milliseconds already (1e11 seconds is the year 5138). */
+function toMs(v: number | null | undefined): number | undefined {
+  if (v === null || v === undefined) return undefined
+  return v >= 1e11 ? v : v * 1000
+}
+
 /** The filters a list's query asks for; channel_id is an administrator's (ignored on /self). */
 function filterOf(list: TaskList, q: z.infer<typeof baseQuery> & { [id: string]: unknown }, admin: boolean): TaskFilter {
-  const seconds = (v: number | null | undefined) => (v === null || v === undefined ? undefined : v * 1000)
   return {
     platform: list.platform,
     channelId: admin ? (q.channel_id ?? undefined) : undefined,
     taskId: (q[list.idName] as string | undefined) || q.mj_id || q.task_id || undefined,
     subPlatform: list.subPlatform ? q.platfrom || undefined : undefined,
-    // seconds on the wire; submit_time is kept in milliseconds
-    submittedFrom: seconds(q.start_timestamp),
-    submittedTo: seconds(q.end_timestamp),
+    submittedFrom: toMs(q.start_timestamp),
+    submittedTo: toMs(q.end_timestamp),
   }
+}
+
+/**
+ * A task list's filter as a CSV download (issue 15), streamed in keyset batches as the client
+ * reads, newest first like the list. A GET that changes nothing, as the log export.
+ */
+function exportTasks(c: Context<Env>, ctx: AppContext, list: TaskList, filter: TaskFilter, self: boolean) {
+  const { header, cells } = taskColumns(localeOf(c), !self, !!list.subPlatform)
+  const body = csvStream({ header, cells, batch: (beforeId, size) => listTasks(ctx.db, { ...filter, beforeId }, 0, size) })
+  return c.body(body, 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${taskFileName(filter, self)}"`,
+    'cache-control': 'no-store',
+  })
 }
 
 export function tasksRoutes(ctx: AppContext) {
@@ -145,7 +167,62 @@ export function tasksRoutes(ctx: AppContext) {
       app.get(`${list.path}/self${suffix}`, user, handler(true))
       app.get(`${list.path}${suffix}`, admin, handler(false))
     }
+    const exporter = (self: boolean) => (c: Context<Env>) => {
+      const filter = { ...filterOf(list, readQuery(c, schema), !self), userId: self ? c.get('user').id : undefined }
+      return exportTasks(c, ctx, list, filter, self)
+    }
+    app.get(`${list.path}/self/export`, user, exporter(true))
+    app.get(`${list.path}/export`, admin, exporter(false))
   }
 
+  familyTaskList(app, ctx, admin, user)
   return app
+}
+
+const familyQuery = baseQuery.extend({ platform: optionalText(32), status: optionalText(32), action: optionalText(64) })
+
+/** A task as the family's /api/task/ answers it: the row, times in seconds, channel_id to administrators. */
+export function familyTaskView(row: TaskRow, admin: boolean) {
+  return {
+    id: row.id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    platform: row.platform,
+    user_id: row.user_id,
+    ...(admin ? { channel_id: row.channel_id } : {}),
+    quota: row.quota,
+    ...familyTask(row),
+    properties: parseData(row.properties),
+  }
+}
+
+/** The family's generic list over every platform but Midjourney: GET /api/task/ (admin) and /api/task/self. */
+function familyTaskList(app: Hono<Env>, ctx: AppContext, admin: MiddlewareHandler<Env>, user: MiddlewareHandler<Env>) {
+  const handler = (self: boolean) => async (c: Context<Env>) => {
+    const q = readQuery(c, familyQuery)
+    const rows = await listTasks(
+      ctx.db,
+      {
+        platform: q.platform || undefined,
+        otherThan: 'midjourney',
+        userId: self ? c.get('user').id : undefined,
+        channelId: self ? undefined : (q.channel_id ?? undefined),
+        taskId: q.task_id || undefined,
+        status: q.status || undefined,
+        action: q.action || undefined,
+        submittedFrom: toMs(q.start_timestamp),
+        submittedTo: toMs(q.end_timestamp),
+      },
+      q.p ?? 0,
+      TASK_PAGE_SIZE,
+    )
+    return ok(
+      c,
+      rows.map((r) => familyTaskView(r, !self)),
+    )
+  }
+  for (const suffix of ['', '/']) {
+    app.get(`/task/self${suffix}`, user, handler(true))
+    app.get(`/task${suffix}`, admin, handler(false))
+  }
 }

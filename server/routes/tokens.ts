@@ -16,7 +16,7 @@ import {
 import { fail, fields, nowSeconds, nullIsAbsent, ok, readBody, readQuery, refuse, type Env } from '../http.ts'
 import { text } from '../i18n/index.ts'
 import { requireRole } from '../middleware/session.ts'
-import { rule } from '../lib/problems.ts'
+import { problemText, rule } from '../lib/problems.ts'
 import { bodyId, pageSizeQuery, paramId } from '../lib/query.ts'
 import { splitList } from '../../domain/text.ts'
 import { ROLE } from '../../domain/roles.ts'
@@ -24,6 +24,7 @@ import { TOKEN_STATUS } from '../../domain/statuses.ts'
 import {
   effectiveTokenStatus,
   expiryProblem,
+  modelLimitsChosenProblem,
   modelLimitsProblem,
   NEVER_EXPIRES,
   remainQuotaProblem,
@@ -98,6 +99,12 @@ function tokenChanges(body: z.infer<typeof updateBody>): TokenChanges {
 
 const me = (c: Context<Env>) => c.get('user').id
 
+/** Model limits that are on must name a model (the relay would refuse every call of the token). */
+function requireChosenModels(enabled: boolean, limits: string): void {
+  const p = modelLimitsChosenProblem(enabled, limits)
+  if (p) refuse(problemText(p), { field: 'model_limits' })
+}
+
 /** The rows as they read now: an expiry or exhaustion reached since is stored first (and told to the relay). */
 async function present(ctx: AppContext, userId: number, rows: TokenRow[]) {
   const now = nowSeconds()
@@ -148,6 +155,7 @@ export function tokensRoutes(ctx: AppContext) {
 
   app.on('POST', ['/token/', '/token'], user, async (c) => {
     const { unlimited_quota, model_limits_enabled, ...body } = await readBody(c, createBody)
+    requireChosenModels(model_limits_enabled, body.model_limits)
     const now = nowSeconds()
     const flags = { unlimited_quota: unlimited_quota ? 1 : 0, model_limits_enabled: model_limits_enabled ? 1 : 0 }
     const values = { ...body, ...flags, user_id: me(c), created_time: now, accessed_time: now, group: '' }
@@ -159,6 +167,13 @@ export function tokensRoutes(ctx: AppContext) {
   app.on('PUT', ['/token/', '/token'], user, async (c) => {
     if (['true', '1'].includes(c.req.query('status_only') ?? '')) return changeStatus(ctx, c)
     const body = await readBody(c, updateBody)
+    if (body.model_limits_enabled !== undefined || body.model_limits !== undefined) {
+      // a field the body leaves out keeps its stored value
+      const stored =
+        body.model_limits_enabled === undefined || body.model_limits === undefined ? await findToken(db, me(c), body.id) : undefined
+      if (!stored && (body.model_limits_enabled === undefined || body.model_limits === undefined)) return fail(c, 'token.notFound')
+      requireChosenModels(body.model_limits_enabled ?? stored?.model_limits_enabled === 1, body.model_limits ?? stored?.model_limits ?? '')
+    }
     const t = await updateToken(db, me(c), body.id, tokenChanges(body))
     if (!t) return fail(c, 'token.notFound')
     ctx.bus.emit('tokens', t.id)

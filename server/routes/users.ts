@@ -7,7 +7,7 @@ import { nowSeconds, ok, readBody, readQuery, refuse, type Env } from '../http.t
 import { optional, pagingQuery } from '../lib/wire.ts'
 import type { DB } from '../db/schema.ts'
 import type { Dialect } from '../db/index.ts'
-import { requireRole } from '../middleware/session.ts'
+import { endUserSessions, requireRole } from '../middleware/session.ts'
 import { adminUser, hashPassword } from '../lib/users.ts'
 import { giftsOf, openAccount, refuseOnUnique } from '../lib/accounts.ts'
 import { bodyId, paramId } from '../lib/query.ts'
@@ -25,7 +25,7 @@ import {
   type UserRow,
 } from '../db/users.ts'
 import { writeAccountLogs } from '../db/account-logs.ts'
-import { ROLE, USER_STATUS } from '../../domain/roles.ts'
+import { outranks, ROLE, USER_STATUS } from '../../domain/roles.ts'
 import { DISPLAY_NAME_MAX, PASSWORD_MAX, passwordProblem, USERNAME_MAX } from '../../domain/account-rules.ts'
 import { QUOTA_MAX } from '../../domain/quota.ts'
 
@@ -74,15 +74,11 @@ const searchQuery = z.object({
 
 type C = Context<Env>
 
-/** An administrator may act on users of a lower role only; root may act on anyone. */
-function outranks(me: UserRow, target: UserRow): boolean {
-  return me.role >= ROLE.root || target.role < me.role
-}
-
 /** The user an administrator may act on, or a refusal. */
 function actOn(me: UserRow, target: UserRow | undefined): UserRow {
   if (!target) refuse('users.notFound')
-  if (!outranks(me, target)) refuse('users.outranked')
+  // data names the reason, so a console can show what it may instead of an error
+  if (!outranks(me.role, target.role)) refuse('users.outranked', { data: { outranked: true } })
   return target
 }
 
@@ -155,6 +151,7 @@ async function editUser(c: C) {
     .transaction()
     .execute((tx) => applyEdit(tx, database.dialect, c.get('user'), body, hash))
     .catch(refuseOnUnique('users.nameTaken'))
+  if (hash) await endUserSessions(c.get('ctx'), user.id)
   bus.emit('users', user.id)
   return ok(c, adminUser(user), 'account.infoUpdated')
 }
@@ -172,6 +169,8 @@ async function manageUser(c: C) {
   } else if (!(await setRoleAndStatus(db, target, next))) {
     refuse('users.changedMeanwhile')
   }
+  // a role change, a disable or a delete takes effect at once: the user signs in again
+  if (next.role !== target.role || next.status !== target.status || body.action === 'delete') await endUserSessions(c.get('ctx'), target.id)
   bus.emit('users', target.id)
   return ok(c, next, 'users.done')
 }

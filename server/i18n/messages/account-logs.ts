@@ -23,4 +23,8 @@ export const accountLogs = {
     en: 'online top-up succeeded: {amount} USD ({quota} quota), paid {money} ({method}, {trade_no})',
     zh: '在线充值成功：{amount} 美元（{quota} 额度），实付 {money}（{method}，订单号 {trade_no}）',
   },
+  'logDetail.task.refunded': {
+    en: 'task {task_id} ({platform}) failed: refunded {quota} quota',
+    zh: '异步任务 {task_id}（{platform}）执行失败，补偿 {quota} 额度',
+  },
 } as const satisfies DetailWords

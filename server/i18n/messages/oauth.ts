@@ -59,6 +59,14 @@ export const oauth = {
     en: 'the Telegram login has expired, sign in with Telegram again',
     zh: 'Telegram 登录已过期，请重新使用 Telegram 登录',
   },
+  'oauth.telegramUsed': {
+    en: 'this Telegram login was already used, sign in with Telegram again',
+    zh: '此次 Telegram 登录已被使用，请重新使用 Telegram 登录',
+  },
+  'oauth.bindStateWrong': {
+    en: 'this bind was not started from your settings page or has expired, start it again there',
+    zh: '此次绑定不是从你的设置页面发起的或已过期，请在设置页面重新发起',
+  },
   /** not a sentence: the family's clients (and spec section 7) read the message 'bind' as "bound", in every language */
   'oauth.bind': { en: 'bind', zh: 'bind' },
 } as const

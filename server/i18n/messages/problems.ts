@@ -19,6 +19,10 @@ export const problems = {
   },
   'problem.token.quotaInvalid': { en: '{field} must be a whole number from 0 to {max}', zh: '{field} 必须是 0 到 {max} 之间的整数' },
   'problem.token.modelLimitsTooLong': { en: '{field} must be at most {max} characters', zh: '{field} 最多 {max} 个字符' },
+  'problem.token.modelLimitsEmpty': {
+    en: 'choose at least one model, or turn the model limit off',
+    zh: '请至少选择一个模型，或关闭模型限制',
+  },
   'problem.redemption.nameMissing': { en: '{field} is required', zh: '{field} 不能为空' },
   'problem.redemption.nameTooLong': { en: '{field} must be at most {max} characters', zh: '{field} 最多 {max} 个字符' },
   'problem.redemption.quotaInvalid': { en: '{field} must be a whole number from 1 to {max}', zh: '{field} 必须是 1 到 {max} 之间的整数' },
@@ -57,6 +61,10 @@ export const problems = {
   'problem.option.ratioNotNumber': {
     en: '{key} is not a legal JSON string: the value of {name} must be a number of at least 0',
     zh: '{key} 不是合法的 JSON 字符串：{name} 的值必须是不小于 0 的数字',
+  },
+  'problem.option.notOrigin': {
+    en: '{key}: {entry} is not a site origin like https://shop.example (scheme, host and port only)',
+    zh: '{key}：{entry} 不是形如 https://shop.example 的网站来源（只含协议、主机和端口）',
   },
   'problem.option.notChoice': { en: '{key} must be one of {choices}', zh: '{key} 必须是以下之一：{choices}' },
 } as const satisfies ProblemWords

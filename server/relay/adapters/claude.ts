@@ -4,6 +4,7 @@ import { DONE, eventsOf, sseData } from '../sse.ts'
 import type { Adapter, RelayCall, StreamTranslator } from './types.ts'
 import { contentText, finishReason, usageOf } from './types.ts'
 import { CHANNEL_TYPE, channelOwner } from '../../../domain/channel-types.ts'
+import { anthropicErrorEvent } from './native.ts'
 
 export const CLAUDE_DEFAULT_MAX_TOKENS = 4096
 const ANTHROPIC_VERSION = '2023-06-01'
@@ -276,6 +277,10 @@ class MessagesPassthrough implements StreamTranslator {
 
   end(): string | null {
     return null
+  }
+
+  fail(message: string): string {
+    return anthropicErrorEvent(message)
   }
 
   produced() {

@@ -4,6 +4,7 @@ import { DONE, eventsOf, sseData } from '../sse.ts'
 import type { Adapter, RelayCall, StreamTranslator } from './types.ts'
 import { contentText, finishReason, usageOf } from './types.ts'
 import { CHANNEL_TYPE, channelOwner } from '../../../domain/channel-types.ts'
+import { GeminiPassthrough, geminiUsage } from './native.ts'
 
 type Part = Record<string, unknown>
 
@@ -92,13 +93,6 @@ export function toGeminiRequest(body: Record<string, any>): Record<string, unkno
     ]
   }
   return out
-}
-
-function geminiUsage(u: Record<string, any> | undefined): Usage | null {
-  if (!u) return null
-  const prompt = Number(u.promptTokenCount) || 0
-  const completion = (Number(u.candidatesTokenCount) || 0) + (Number(u.thoughtsTokenCount) || 0)
-  return prompt || completion ? usageOf(prompt, completion) : null
 }
 
 function candidateOf(j: Record<string, any>): { text: string; calls: Array<{ name: string; args: unknown }>; finish: string | null } {
@@ -211,7 +205,7 @@ class GeminiStream implements StreamTranslator {
 export const geminiAdapter: Adapter = {
   owner: channelOwner(CHANNEL_TYPE.gemini),
   streamUsage: false,
-  supports: (mode) => mode === 'chat' || mode === 'embeddings',
+  supports: (mode) => mode === 'chat' || mode === 'embeddings' || mode === 'gemini',
   build(call, ch, model) {
     const { origin, prefix } = splitBase(ch.baseUrl || 'https://generativelanguage.googleapis.com')
     const version = /^v\d/.test(ch.other) ? ch.other : 'v1beta'
@@ -230,10 +224,13 @@ export const geminiAdapter: Adapter = {
     const path = call.stream
       ? `${prefix}/${version}/models/${m}:streamGenerateContent?alt=sse`
       : `${prefix}/${version}/models/${m}:generateContent`
-    return { origin, path, method: 'POST', headers, body: JSON.stringify(toGeminiRequest(call.json ?? {})) }
+    // Gemini's own API passes through: the model is in the path, the body goes as it came
+    const payload = call.mode === 'gemini' ? call.raw : JSON.stringify(toGeminiRequest(call.json ?? {}))
+    return { origin, path, method: 'POST', headers, body: payload }
   },
   response(call, body) {
     const j = JSON.parse(body.toString('utf8')) as Record<string, any>
+    if (call.mode === 'gemini') return { body, usage: geminiUsage(j.usageMetadata), contentType: 'application/json' }
     if (call.mode === 'embeddings') {
       const data = ((Array.isArray(j.embeddings) ? j.embeddings : []) as Array<Record<string, any>>).map((e, i) => ({
         object: 'embedding',
@@ -250,5 +247,5 @@ export const geminiAdapter: Adapter = {
     const { body: out, usage } = fromGeminiResponse(j, call.model)
     return { body: JSON.stringify(out), usage, contentType: 'application/json' }
   },
-  stream: (call) => new GeminiStream(call),
+  stream: (call) => (call.mode === 'gemini' ? new GeminiPassthrough() : new GeminiStream(call)),
 }

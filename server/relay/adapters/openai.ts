@@ -5,13 +5,17 @@ import { splitBase } from '../upstream.ts'
 import { DONE, eventData, forEachEvent, sseData } from '../sse.ts'
 import type { Adapter, Mode, RelayCall, StreamTranslator } from './types.ts'
 import { AZURE_API_VERSION, CHANNEL_TYPE, channelOwner } from '../../../domain/channel-types.ts'
+import { ResponsesPassthrough, rememberResponse, responseIdOf } from './native.ts'
 
 /**
  * OpenAI-compatible channel types: where each one lives by default and the path prefix that
  * replaces /v1. A channel's base_url overrides the host (and may carry its own path).
  */
-export const OPENAI_COMPATIBLE: Record<number, { base: string; prefix: string; streamUsage: boolean; chatPath?: string }> = {
-  1: { base: 'https://api.openai.com', prefix: '/v1', streamUsage: true },
+export const OPENAI_COMPATIBLE: Record<
+  number,
+  { base: string; prefix: string; streamUsage: boolean; chatPath?: string; responses?: boolean }
+> = {
+  1: { base: 'https://api.openai.com', prefix: '/v1', streamUsage: true, responses: true },
   8: { base: '', prefix: '/v1', streamUsage: true },
   4: { base: 'http://localhost:11434', prefix: '/v1', streamUsage: true },
   15: { base: 'https://qianfan.baidubce.com', prefix: '/v2', streamUsage: true },
@@ -72,7 +76,7 @@ export function normaliseUsage(u: Record<string, unknown> | null | undefined): U
 const RETAIN_LIMIT = 8 * 1024 * 1024
 
 /** Pulls the generated text (and tool calls) out of OpenAI chunks, for counting. */
-function collectProduced(json: any, texts: string[]): number {
+export function collectProduced(json: any, texts: string[]): number {
   let extra = 0
   const choices = json?.choices
   if (!Array.isArray(choices)) return 0
@@ -214,7 +218,7 @@ export function openaiAdapter(type: number): Adapter {
   return {
     owner: channelOwner(type),
     streamUsage: spec.streamUsage,
-    supports: (mode) => MODES_ALL.has(mode),
+    supports: (mode) => MODES_ALL.has(mode) || (mode === 'responses' && spec.responses === true),
     build(call: RelayCall, ch: ChannelState, _model: string, body: () => Buffer): UpstreamCall {
       const base = ch.baseUrl || spec.base
       if (!base) throw new Error('this channel has no base URL')
@@ -224,10 +228,14 @@ export function openaiAdapter(type: number): Adapter {
       if (type === 1 && ch.organization) headers['openai-organization'] = ch.organization
       return { origin, path: prefix + spec.prefix + rest, method: 'POST', headers, body: body() }
     },
-    response(_call, body, contentType) {
+    response(call, body, contentType) {
+      if (call.mode === 'responses') rememberResponse(responseIdOf(body), call.channelId)
       return { body, usage: contentType.includes('json') ? extractUsage(body) : null, contentType }
     },
-    stream: (call, hideUsage) => new PassthroughStream(call, hideUsage),
+    stream: (call, hideUsage) =>
+      call.mode === 'responses' ? new ResponsesPassthrough(call.channelId) : new PassthroughStream(call, hideUsage),
+    // a front door reads the chat chunks itself (doors/index.ts), parsing each event once
+    chatChunks: true,
   }
 }
 
@@ -254,4 +262,5 @@ export const azureAdapter: Adapter = {
     return { body, usage: contentType.includes('json') ? extractUsage(body) : null, contentType }
   },
   stream: (call, hideUsage) => new PassthroughStream(call, hideUsage),
+  chatChunks: true,
 }

@@ -3,7 +3,17 @@ import type { UpstreamCall } from '../upstream.ts'
 import type { Usage } from '../pricing.ts'
 
 export type Mode =
-  'chat' | 'completions' | 'embeddings' | 'images' | 'moderations' | 'speech' | 'transcriptions' | 'translations' | 'messages'
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'images'
+  | 'moderations'
+  | 'speech'
+  | 'transcriptions'
+  | 'translations'
+  | 'messages'
+  | 'responses'
+  | 'gemini'
 
 /** One client request, as the adapters see it. */
 export interface RelayCall {
@@ -22,6 +32,12 @@ export interface RelayCall {
   wantUsage: boolean
   /** client headers an adapter may pass on (anthropic-version, anthropic-beta) */
   headers?: Record<string, string>
+  /** the request of a front door in the internal chat completions shape, once built (doors/index.ts) */
+  chat?: RelayCall
+  /** the channel the last attempt went to (a Responses answer remembers it for retrieval) */
+  channelId?: number
+  /** Gemini's streamGenerateContent without alt=sse: the stream is one JSON array (doors/json-array.ts) */
+  jsonArray?: boolean
 }
 
 /** Turns upstream SSE events into what the client receives (OpenAI chat chunks). */
@@ -34,6 +50,10 @@ export interface StreamTranslator {
   usage: Usage | null
   /** text produced so far, to count when the upstream reports no usage */
   produced(): { texts: string[]; extraTokens: number }
+  /** the closing error event of a broken upstream in the client's own shape (default: OpenAI's) */
+  fail?(message: string): string
+  /** the stream's content type when it is not server-sent events */
+  contentType?: string
 }
 
 export interface Adapter {
@@ -46,6 +66,8 @@ export interface Adapter {
   /** a non-stream success body -> client body (OpenAI format) and the usage it reports */
   response(call: RelayCall, body: Buffer, contentType: string): { body: Buffer | string; usage: Usage | null; contentType: string }
   stream(call: RelayCall, hideUsage: boolean): StreamTranslator
+  /** its chat stream is OpenAI chat chunks as they come, so a front door may read them itself */
+  chatChunks?: boolean
 }
 
 export function usageOf(prompt: number, completion: number): Usage {

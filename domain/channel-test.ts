@@ -1,0 +1,28 @@
+/**
+ * The outcome of a channel's last test, kept in its other_info JSON (beside the family's
+ * status_reason and status_time) as `test_error`: present while the last test failed, removed when
+ * a later test passes. The list shows such a channel as failed whatever its response time.
+ */
+
+function infoOf(otherInfo: string | null | undefined): Record<string, unknown> {
+  if (!otherInfo) return {}
+  try {
+    const v: unknown = JSON.parse(otherInfo)
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+  } catch {
+    return {}
+  }
+}
+
+/** other_info with the last test's error set (a failed test) or removed (null: a passed one). */
+export function withTestError(otherInfo: string | null | undefined, error: string | null): string {
+  const { test_error: _old, ...rest } = infoOf(otherInfo)
+  const next = error === null ? rest : { ...rest, test_error: error }
+  return Object.keys(next).length ? JSON.stringify(next) : ''
+}
+
+/** Why the channel's last test failed, or null when it passed or was never run. */
+export function testErrorOf(otherInfo: string | null | undefined): string | null {
+  const e = infoOf(otherInfo).test_error
+  return typeof e === 'string' ? e : null
+}

@@ -1,0 +1,157 @@
+/**
+ * The data dashboard's breakdowns: usage by model, user, token or channel per hour, day or week,
+ * the top N keys and the rest as "others", read from the hourly buckets only (quota_data for
+ * models and users, quota_dims for tokens and channels), never from the log rows.
+ */
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { DB } from './schema.ts'
+import { DAY, HOUR } from '../../domain/time.ts'
+
+export const BREAKDOWN_BY = ['model', 'user', 'token', 'channel'] as const
+export type BreakdownBy = (typeof BREAKDOWN_BY)[number]
+
+export const BREAKDOWN_PERIODS = { hour: HOUR, day: DAY, week: 7 * DAY } as const
+export type BreakdownPeriod = keyof typeof BREAKDOWN_PERIODS
+
+export interface BreakdownAsk {
+  by: BreakdownBy
+  period: BreakdownPeriod
+  /** unix seconds, both inclusive */
+  start: number
+  end: number
+  /** seconds east of UTC where days and weeks begin (the viewer's time zone) */
+  offset: number
+  /** how many keys get their own series; the rest are summed as "others" */
+  top: number
+  /** only this user's usage (a user's own breakdown, or an administrator's for one user) */
+  userId?: number
+}
+
+export interface Figures {
+  count: number
+  quota: number
+  token_used: number
+}
+
+export interface BreakdownKey extends Figures {
+  key: string
+  label: string
+}
+
+export interface BreakdownRow extends Figures {
+  /** the start of the period, unix seconds */
+  period: number
+  /** the key, or null for the sum of every key outside the top */
+  key: string | null
+}
+
+export interface Breakdown {
+  by: BreakdownBy
+  period: BreakdownPeriod
+  top: BreakdownKey[]
+  /** what the keys outside the top used over the range, null when there are none */
+  others: Figures | null
+  rows: BreakdownRow[]
+}
+
+interface Source {
+  table: 'quota_data' | 'quota_dims'
+  key: RawBuilder<unknown>
+  where: RawBuilder<unknown>
+}
+
+function source(ask: BreakdownAsk): Source {
+  const range = sql`created_at >= ${ask.start} and created_at <= ${ask.end}`
+  const own = ask.userId === undefined ? sql`` : sql` and user_id = ${ask.userId}`
+  if (ask.by === 'model' || ask.by === 'user') {
+    return { table: 'quota_data', key: sql.ref(ask.by === 'model' ? 'model_name' : 'user_id'), where: sql`${range}${own}` }
+  }
+  return { table: 'quota_dims', key: sql.ref('key_id'), where: sql`dim = ${ask.by} and ${range}${own}` }
+}
+
+/**
+ * The start of the period a bucket falls in: buckets are hours already; days and weeks (from
+ * Monday) begin at midnight `offset` seconds east of UTC. The numbers are checked integers.
+ */
+function periodOf(ask: BreakdownAsk): RawBuilder<number> {
+  if (ask.period === 'hour') return sql<number>`created_at`
+  const size = BREAKDOWN_PERIODS[ask.period]
+  // 1 January 1970 was a Thursday: weeks from Monday are shifted by three days
+  const shift = ask.offset + (ask.period === 'week' ? 3 * DAY : 0)
+  return sql<number>`((created_at + ${sql.lit(shift)}) / ${sql.lit(size)}) * ${sql.lit(size)} - ${sql.lit(shift)}`
+}
+
+const sums = sql`sum(count) as count, sum(quota) as quota, sum(token_used) as token_used`
+
+const figures = (r: Record<string, unknown>): Figures => ({
+  count: Number(r.count),
+  quota: Number(r.quota),
+  token_used: Number(r.token_used),
+})
+
+/** The names the keys are shown by: usernames, token and channel names (with their ids: names repeat). */
+async function labels(db: Kysely<DB>, by: BreakdownBy, keys: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>()
+  const ids = keys.map(Number).filter((n) => n > 0)
+  if (by === 'model' || ids.length === 0) return names
+  if (by === 'user') {
+    for (const r of await db.selectFrom('users').select(['id', 'username']).where('id', 'in', ids).execute())
+      names.set(String(r.id), r.username)
+  } else {
+    const table = by === 'token' ? 'tokens' : 'channels'
+    for (const r of await db.selectFrom(table).select(['id', 'name']).where('id', 'in', ids).execute())
+      names.set(String(r.id), r.name ? `${r.name} #${r.id}` : `#${r.id}`)
+  }
+  return names
+}
+
+/** The breakdown asked: three grouped reads of the buckets (top keys, period totals, top keys per period). */
+export async function breakdown(db: Kysely<DB>, ask: BreakdownAsk): Promise<Breakdown> {
+  const src = source(ask)
+  const table = sql.table(src.table)
+  const period = periodOf(ask)
+  const topRows = await sql<Record<string, unknown>>`select ${src.key} as k, ${sums} from ${table} where ${src.where}
+    group by ${src.key} order by sum(quota) desc, sum(count) desc, ${src.key} limit ${sql.lit(ask.top)}`.execute(db)
+  const totals = await sql<Record<string, unknown>>`select ${period} as p, ${sums} from ${table} where ${src.where}
+    group by ${period} order by ${period}`.execute(db)
+  const keys = topRows.rows.map((r) => String(r.k))
+  const names = await labels(db, ask.by, keys)
+  const top = topRows.rows.map((r) => ({ key: String(r.k), label: names.get(String(r.k)) ?? labelOf(ask.by, String(r.k)), ...figures(r) }))
+  const rows: BreakdownRow[] = []
+  if (keys.length) {
+    const keyValues = ask.by === 'model' ? keys : keys.map(Number)
+    const cells = await sql<Record<string, unknown>>`select ${period} as p, ${src.key} as k, ${sums} from ${table}
+      where ${src.where} and ${src.key} in (${sql.join(keyValues)}) group by ${period}, ${src.key} order by ${period}`.execute(db)
+    for (const r of cells.rows) rows.push({ period: Number(r.p), key: String(r.k), ...figures(r) })
+  }
+  const others = othersOf(totals.rows, rows)
+  return { by: ask.by, period: ask.period, top, others: others.total, rows: rows.concat(others.rows).sort((a, b) => a.period - b.period) }
+}
+
+/** A key nobody can name any more (a deleted token or channel), or a model bucket without a model. */
+function labelOf(by: BreakdownBy, key: string): string {
+  if (by === 'model') return key || '-'
+  return `#${key}`
+}
+
+/** What the keys outside the top used: each period's total less the top keys' share of it. */
+function othersOf(totals: Array<Record<string, unknown>>, rows: BreakdownRow[]) {
+  const inTop = new Map<number, Figures>()
+  for (const r of rows) {
+    const f = inTop.get(r.period) ?? { count: 0, quota: 0, token_used: 0 }
+    inTop.set(r.period, { count: f.count + r.count, quota: f.quota + r.quota, token_used: f.token_used + r.token_used })
+  }
+  const out: BreakdownRow[] = []
+  const total: Figures = { count: 0, quota: 0, token_used: 0 }
+  for (const r of totals) {
+    const all = figures(r)
+    const mine = inTop.get(Number(r.p)) ?? { count: 0, quota: 0, token_used: 0 }
+    const rest = { count: all.count - mine.count, quota: all.quota - mine.quota, token_used: all.token_used - mine.token_used }
+    if (rest.count === 0 && rest.quota === 0 && rest.token_used === 0) continue
+    out.push({ period: Number(r.p), key: null, ...rest })
+    total.count += rest.count
+    total.quota += rest.quota
+    total.token_used += rest.token_used
+  }
+  return { rows: out, total: out.length ? total : null }
+}

@@ -1,0 +1,182 @@
+import type { Usage } from '../pricing.ts'
+import { errorResponse, type RelayError } from '../errors.ts'
+import { eventData, forEachEvent } from '../sse.ts'
+import { collectProduced, normaliseUsage } from '../adapters/openai.ts'
+import type { Adapter, Mode, RelayCall, StreamTranslator } from '../adapters/index.ts'
+import type { Chat, Door, DoorStream } from './types.ts'
+import { messagesDoor } from './messages.ts'
+import { responsesDoor } from './responses.ts'
+import { geminiDoor } from './gemini.ts'
+
+const DOORS: Partial<Record<Mode, Door>> = { messages: messagesDoor, responses: responsesDoor, gemini: geminiDoor }
+
+/** The front door of a mode other than chat completions, or null. */
+export function doorOf(mode: Mode): Door | null {
+  return DOORS[mode] ?? null
+}
+
+/** Answers a failure in the wire format of the endpoint the client called. */
+export function errorFor(mode: Mode, err: RelayError, requestId?: string): Response {
+  return (DOORS[mode]?.error ?? errorResponse)(err, requestId)
+}
+
+/** The client's request in the internal shape: a chat completions call (built once per request). */
+export function chatCallOf(call: RelayCall, door: Door): RelayCall {
+  if (call.chat) return call.chat
+  const json = door.toChat(call)
+  call.chat = {
+    mode: 'chat',
+    path: '/chat/completions',
+    raw: Buffer.from(JSON.stringify(json)),
+    json,
+    contentType: 'application/json',
+    model: call.model,
+    stream: call.stream,
+    wantUsage: false,
+  }
+  return call.chat
+}
+
+/** The request's json as a chat completions body, for counting tokens (null for non-door modes). */
+export function chatJsonOf(call: RelayCall): Chat | null {
+  const door = doorOf(call.mode)
+  return door ? chatCallOf(call, door).json : null
+}
+
+/**
+ * A channel's chat adapter seen through a door: the upstream gets the chat request, the client
+ * gets the chat answer translated into the door's own answer, events, stop reasons and usage.
+ */
+export function throughChat(door: Door, inner: Adapter, chat: RelayCall): Adapter {
+  return {
+    owner: inner.owner,
+    // the chat request asks for stream usage as a chat client would; the door reports it its own way
+    streamUsage: inner.streamUsage,
+    supports: () => true,
+    build: (_call, ch, model, body) => inner.build(chat, ch, model, body),
+    response(call, body, contentType) {
+      const r = inner.response(chat, body, contentType)
+      const answer = JSON.parse(typeof r.body === 'string' ? r.body : r.body.toString('utf8')) as Chat
+      return { body: JSON.stringify(door.fromChat(answer, call, r.usage)), usage: r.usage, contentType: 'application/json' }
+    },
+    stream: (call) =>
+      inner.chatChunks
+        ? new ChatChunkReader(door.stream(call))
+        : new DoorTranslator(inner.stream(chat, inner.streamUsage), door.stream(call)),
+  }
+}
+
+/** One chat chunk's events: the door's answer to each (an error event in the door's shape). */
+function translate(door: DoorStream, j: Chat): string {
+  return j.error ? door.fail(String(j.error.message ?? 'upstream error'), String(j.error.type ?? 'upstream_error')) : door.chunk(j)
+}
+
+/** Streams chat chunks (what the channel's translator produces) on into the door's events. */
+class DoorTranslator implements StreamTranslator {
+  private readonly inner: StreamTranslator
+  private readonly door: DoorStream
+
+  constructor(inner: StreamTranslator, door: DoorStream) {
+    this.inner = inner
+    this.door = door
+  }
+
+  get usage(): Usage | null {
+    return this.inner.usage
+  }
+
+  segment(seg: Buffer): string | null {
+    const chat = this.inner.segment(seg)
+    if (!chat) return null
+    const buf = typeof chat === 'string' ? Buffer.from(chat) : chat
+    let out = ''
+    forEachEvent(buf, (s, e) => {
+      const j = chunkAt(buf, s, e)
+      if (j) out += translate(this.door, j)
+    })
+    return out || null
+  }
+
+  end(usage: Usage): string {
+    return this.door.end(usage)
+  }
+
+  fail(message: string): string {
+    return this.door.fail(message, 'upstream_error')
+  }
+
+  produced() {
+    return this.inner.produced()
+  }
+}
+
+/**
+ * The JSON object an event [s, e) of seg carries, or null. The common event, one `data:` line of
+ * a JSON object, is read straight from the bytes; anything else goes through eventData.
+ */
+export function chunkAt(seg: Buffer, s: number, e: number): Chat | null {
+  let from = -1
+  let to = e
+  if (seg[s] === 100 && seg[s + 1] === 97 && seg[s + 2] === 116 && seg[s + 3] === 97 && seg[s + 4] === 58) {
+    from = seg[s + 5] === 32 ? s + 6 : s + 5
+    const nl = seg.indexOf(10, from)
+    if (nl >= 0 && nl < e) {
+      to = nl
+      // one line only: what follows it is the blank line closing the event
+      for (let i = nl; i < e; i++) if (seg[i] !== 10 && seg[i] !== 13) from = -1
+    }
+    if (seg[to - 1] === 13) to--
+  }
+  let data: string
+  if (from >= 0) {
+    if (seg[from] !== 123) return null
+    data = seg.toString('utf8', from, to)
+  } else {
+    data = eventData(seg.toString('utf8', s, e)).data
+    if (data[0] !== '{') return null
+  }
+  try {
+    return JSON.parse(data) as Chat
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The door's events straight from an OpenAI-format upstream's chat chunks: each event parsed once,
+ * for the door, the usage and the text produced (the chat passthrough would parse it again).
+ */
+class ChatChunkReader implements StreamTranslator {
+  usage: Usage | null = null
+  private readonly door: DoorStream
+  private texts: string[] = []
+  private extra = 0
+
+  constructor(door: DoorStream) {
+    this.door = door
+  }
+
+  segment(seg: Buffer): string | null {
+    let out = ''
+    forEachEvent(seg, (s, e) => {
+      const j = chunkAt(seg, s, e)
+      if (!j) return
+      if (j.usage) this.usage = normaliseUsage(j.usage) ?? this.usage
+      this.extra += collectProduced(j, this.texts)
+      out += translate(this.door, j)
+    })
+    return out || null
+  }
+
+  end(usage: Usage): string {
+    return this.door.end(usage)
+  }
+
+  fail(message: string): string {
+    return this.door.fail(message, 'upstream_error')
+  }
+
+  produced() {
+    return { texts: this.texts, extraTokens: this.extra }
+  }
+}
