@@ -19,7 +19,6 @@ function ConsoleAdapter({ container, lang, apiBase, noFooter }: Props) {
       h(ConsoleScreen, {
         noFooter,
         onLogin: (user) => host && emit(host, 'tollgate-login', { user }),
-        onLogout: () => host && emit(host, 'tollgate-logout', {}),
         onTopup: (quota) => host && emit(host, 'tollgate-topup', { quota }),
       }),
   })
@@ -35,11 +34,13 @@ function ConsoleAdapter({ container, lang, apiBase, noFooter }: Props) {
  * @attr {string} api-base - the gateway's address when it is not this page's origin
  * @attr {boolean} no-footer - hides the footer
  * @fires {CustomEvent<{user: User}>} tollgate-login - a user signed in
- * @fires {CustomEvent<{}>} tollgate-logout - the user signed out from the account menu
  * @fires {CustomEvent<{quota: number}>} tollgate-topup - a redemption code added `quota` in the wallet screen
  * @fires {CustomEvent<{to: string}>} tollgate-navigate - cancelable; a link, a redirect or the guard wants another path
+ * @fires {CustomEvent<{}>} tollgate-logout - the user signed out anywhere on the page (an element, signOut(), an expired session)
  * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401; the console then shows /login with the expiry notice
- * @fires {CustomEvent<{status: number, message: string}>} tollgate-error - a request failed and the user was told so
+ * @fires {CustomEvent<{status: number, kind: string, message: string}>} tollgate-error - a request of this element failed (`kind`: refused (status 200), http, network, invalid)
+ * @csspart root - the element's whole content (every element has it)
+ * @cssprop --tollgate-brand - one brand colour for the whole primary scale (buttons, links, focus rings); every element
  * @csspart header - the top bar
  * @csspart sidebar - the navigation
  * @csspart content - the routed screen

@@ -21,12 +21,16 @@ function DashboardAdapter({ container, lang, apiBase }: Props) {
  * @attr {string} lang - forces the language (`en` or `zh-CN`); otherwise the user's choice
  * @attr {string} api-base - the gateway's address when it is not this page's origin
  * @fires {CustomEvent<{to: string}>} tollgate-navigate - cancelable; the element wants another console page (/login when signed out)
- * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401 (from the first Tollgate element on the page)
- * @fires {CustomEvent<{status: number, message: string}>} tollgate-error - a request failed (from the first Tollgate element on the page)
+ * @fires {CustomEvent<{}>} tollgate-logout - the user signed out anywhere on the page (an element, signOut(), an expired session)
+ * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401 (on every element, then tollgate-logout)
+ * @fires {CustomEvent<{status: number, kind: string, message: string}>} tollgate-error - a request of this element failed (`kind`: refused (status 200), http, network, invalid)
+ * @csspart root - the element's whole content (every element has it)
+ * @cssprop --tollgate-brand - one brand colour for the whole primary scale (buttons, links, focus rings); every element
  * @csspart filters - the period and username filters
  * @csspart totals - the quota, request and token totals
  * @csspart chart - the chart card
- * @csspart table - each of the two tables (by model, by period)
+ * @csspart table - each of the tables (by model, by period; and the breakdown's two)
+ * @csspart breakdown - the breakdown by model, user, token or channel (top N and others)
  * @csspart empty-state - the notice shown instead of the dashboard
  * @cssprop [--tollgate-chart-height=18rem] - height of the chart's plot (14rem on narrow screens)
  */

@@ -1,12 +1,12 @@
-import { createElement, useCallback, useEffect, useMemo, type ComponentType, type ReactNode } from 'react'
+import { createElement, useCallback, useEffect, useMemo, type ComponentType, type ReactElement, type ReactNode } from 'react'
 import r2wc from '@r2wc/react-to-web-component'
 import { elementCss } from '../src/ui/styles.ts'
 import { Root } from '../src/ui/root.tsx'
 import type { Navigate } from '../src/ui/navigation.tsx'
 import { parseLocale } from '../src/i18n/t.ts'
-import { $config, configure } from '../src/stores/config.ts'
+import { configure } from '../src/stores/config.ts'
 import { navigate as storeNavigate, syncRoute } from '../src/stores/route.ts'
-import { onAppEvent } from '../src/stores/bus.ts'
+import { onAppEvent, setActor } from '../src/stores/bus.ts'
 import { emit } from './events.ts'
 
 /** Attribute-backed props: camelCase prop name → type (the attribute is its kebab-case form). */
@@ -39,10 +39,13 @@ function sharedSheets(): CSSStyleSheet[] {
 /** Connected Tollgate elements in connection order; the first one speaks for the page. */
 const connected = new Set<HTMLElement>()
 
-/** The element that emits page-wide events (session expired, errors): the first one still connected. */
+/** The element that follows a page-wide redirect and reports failures nobody claims: the first one still connected. */
 export function leadElement(): HTMLElement | undefined {
   return connected.values().next().value
 }
+
+/** The visitor's input that marks an element as the one acting (its requests then report failures from it). */
+const ACTING_EVENTS = ['pointerdown', 'keydown', 'click', 'input', 'change']
 
 export function hostOf(container: AdapterProps['container']): HTMLElement | null {
   if (!container) return null
@@ -70,9 +73,13 @@ export function defineElement(tag: string, Adapter: ComponentType<any>, props: P
     constructor() {
       super()
       if (this.shadowRoot) this.shadowRoot.adoptedStyleSheets = [...sharedSheets()]
+      for (const type of ACTING_EVENTS) this.addEventListener(type, () => setActor(this), { capture: true })
     }
     connectedCallback() {
       connected.add(this)
+      // api-base applies at connection, before any first request (the client waits for the page's scripts)
+      const apiBase = this.getAttribute('api-base')
+      if (apiBase) configure({ apiBase })
       super.connectedCallback()
     }
     disconnectedCallback() {
@@ -109,15 +116,22 @@ export interface ShellProps extends AdapterProps {
   children: (tools: { host: HTMLElement | null; navigate: Navigate }) => ReactNode
 }
 
+/** Marks the element as acting while its screen's first effects run (they are its first requests). */
+function ActorMark({ host }: { host: HTMLElement | null }) {
+  useEffect(() => {
+    if (host) setActor(host)
+  })
+  return null
+}
+
 /**
  * What every adapter wraps its screen in: api-base → configure(), lang → locale, navigation that
- * asks the host first (cancelable tollgate-navigate), and the page-wide events emitted by the
- * lead element.
+ * asks the host first (cancelable tollgate-navigate), and the page-wide events: tollgate-logout
+ * and tollgate-session-expired on every element, tollgate-error on the element whose request failed.
  */
-export function ElementShell({ container, lang, apiBase, toastPriority = 0, children }: ShellProps) {
+export function ElementShell({ container, lang, apiBase, toastPriority = 0, children }: ShellProps): ReactElement {
   const host = hostOf(container)
-  // before the screen's first load, so its calls already go to the right gateway
-  if (apiBase !== undefined && apiBase !== null && apiBase.replace(/\/+$/, '') !== $config.get().apiBase) configure({ apiBase })
+  if (apiBase) configure({ apiBase })
 
   const navigate = useCallback<Navigate>(
     (to, options) => {
@@ -129,20 +143,23 @@ export function ElementShell({ container, lang, apiBase, toastPriority = 0, chil
 
   useEffect(() => {
     syncRoute()
+    if (!host) return
     const offExpired = onAppEvent('session-expired', (detail) => {
-      if (!host || leadElement() !== host) return
       emit(host, 'tollgate-session-expired', detail)
-      navigate(detail.redirect)
+      if (leadElement() === host) navigate(detail.redirect)
     })
-    const offError = onAppEvent('error', (detail) => {
-      if (host && leadElement() === host) emit(host, 'tollgate-error', detail)
+    const offLogout = onAppEvent('logout', () => emit(host, 'tollgate-logout', {}))
+    const offError = onAppEvent('error', ({ host: from, ...failure }) => {
+      const reporter = from && connected.has(from) ? from : leadElement()
+      if (reporter === host) emit(host, 'tollgate-error', failure)
     })
     return () => {
       offExpired()
+      offLogout()
       offError()
     }
   }, [host, navigate])
 
   const tools = useMemo(() => ({ host, navigate }), [host, navigate])
-  return createElement(Root, { locale: parseLocale(lang), navigate, toastPriority }, children(tools))
+  return createElement(Root, { locale: parseLocale(lang), navigate, toastPriority }, createElement(ActorMark, { host }), children(tools))
 }

@@ -1,17 +1,21 @@
 import type { User } from '../src/api/types.ts'
+import type { RequestFailure } from '../src/stores/bus.ts'
 
 /** Detail of each Tollgate event. Every event bubbles, is composed and is emitted from the host element. */
 export interface TollgateEventDetails {
   /** a user signed in through the element */
   'tollgate-login': { user: User }
-  /** the user signed out through the element */
+  /** the user signed out (through any element, signOut(), or because the session expired): fired on every element */
   'tollgate-logout': Record<string, never>
-  /** the server answered 401: the stored user is gone and the element is about to show /login */
+  /** the server answered 401: the stored user and credential are gone (fired on every element, before tollgate-logout) */
   'tollgate-session-expired': { redirect: string }
   /** the element wants to show another console path; cancel it to route in the host instead */
   'tollgate-navigate': { to: string }
-  /** a request failed and the user was told so */
-  'tollgate-error': { status: number; message: string }
+  /**
+   * a request of this element failed and the user was told so: `status` is the HTTP status (0 when
+   * there was no answer); the server's own refusal is `status: 200, kind: 'refused'`
+   */
+  'tollgate-error': RequestFailure
   /** a redemption code added quota to the balance (the amount added) */
   'tollgate-topup': { quota: number }
 }

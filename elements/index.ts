@@ -19,7 +19,7 @@ export { TollgateTopup } from './topup.ts'
 export { TollgateTasks } from './tasks.ts'
 export { TollgatePricing } from './pricing.ts'
 export { configure, signIn, signOut } from './config.ts'
-export type { TollgateConfig, User, PublicStatus } from './config.ts'
+export type { TollgateConfig, EmbedCredential, User, PublicStatus } from './config.ts'
 export type {
   TollgateEventDetails,
   TollgateEventName,

@@ -20,8 +20,11 @@ function ResetAdapter({ container, lang, apiBase, noLinks }: Props) {
  * @attr {string} api-base - the gateway's address when it is not this page's origin
  * @attr {boolean} no-links - hides the link back to sign-in
  * @fires {CustomEvent<{to: string}>} tollgate-navigate - cancelable; the link back to sign-in
- * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401 (from the first Tollgate element on the page)
- * @fires {CustomEvent<{status: number, message: string}>} tollgate-error - a request failed (from the first Tollgate element on the page)
+ * @fires {CustomEvent<{}>} tollgate-logout - the user signed out anywhere on the page (an element, signOut(), an expired session)
+ * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401 (on every element, then tollgate-logout)
+ * @fires {CustomEvent<{status: number, kind: string, message: string}>} tollgate-error - a request of this element failed (`kind`: refused (status 200), http, network, invalid)
+ * @csspart root - the element's whole content (every element has it)
+ * @cssprop --tollgate-brand - one brand colour for the whole primary scale (buttons, links, focus rings); every element
  * @csspart form - the form
  * @csspart submit-button - the send button (`submit-button__base` is its inner button)
  * @cssprop [--tollgate-card-width=26rem] - width of the card

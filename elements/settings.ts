@@ -1,7 +1,6 @@
 import { createElement as h } from 'react'
 import { SettingsScreen } from '../src/screens/settings/settings-screen.tsx'
 import { defineElement, ElementShell, type AdapterProps } from './define.ts'
-import { emit } from './events.ts'
 
 interface Props extends AdapterProps {
   lang?: string
@@ -14,7 +13,7 @@ function SettingsAdapter({ container, lang, apiBase, tab }: Props) {
     container,
     lang,
     apiBase,
-    children: ({ host }) => h(SettingsScreen, { tab, onLogout: () => host && emit(host, 'tollgate-logout', {}) }),
+    children: () => h(SettingsScreen, { tab }),
   })
 }
 
@@ -27,10 +26,12 @@ function SettingsAdapter({ container, lang, apiBase, tab }: Props) {
  * @attr {string} lang - forces the language (`en` or `zh-CN`); otherwise the user's choice
  * @attr {string} api-base - the gateway's address when it is not this page's origin
  * @attr {string} tab - the tab to open: `personal` (default), `operation`, `system` or `other` (the last three for the super administrator only)
- * @fires {CustomEvent<{}>} tollgate-logout - the user deleted the account and was signed out
  * @fires {CustomEvent<{to: string}>} tollgate-navigate - cancelable; the element wants another console page (/login after deleting the account, or when signed out)
- * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401 (from the first Tollgate element on the page)
- * @fires {CustomEvent<{status: number, message: string}>} tollgate-error - a request failed (from the first Tollgate element on the page)
+ * @fires {CustomEvent<{}>} tollgate-logout - the user signed out anywhere on the page (an element, signOut(), an expired session)
+ * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401 (on every element, then tollgate-logout)
+ * @fires {CustomEvent<{status: number, kind: string, message: string}>} tollgate-error - a request of this element failed (`kind`: refused (status 200), http, network, invalid)
+ * @csspart root - the element's whole content (every element has it)
+ * @cssprop --tollgate-brand - one brand colour for the whole primary scale (buttons, links, focus rings); every element
  * @csspart tabs - the tab group (super administrator)
  * @csspart empty-state - shown when signed out
  */

@@ -33,8 +33,11 @@ function TasksAdapter({ container, lang, apiBase, platform }: Props) {
  * @attr {string} lang - forces the language (`en` or `zh-CN`); otherwise the user's choice
  * @attr {string} api-base - the gateway's address when it is not this page's origin
  * @fires {CustomEvent<{to: string}>} tollgate-navigate - cancelable; the element wants another console page (/login when signed out)
- * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401 (from the first Tollgate element on the page)
- * @fires {CustomEvent<{status: number, message: string}>} tollgate-error - a request failed (from the first Tollgate element on the page)
+ * @fires {CustomEvent<{}>} tollgate-logout - the user signed out anywhere on the page (an element, signOut(), an expired session)
+ * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401 (on every element, then tollgate-logout)
+ * @fires {CustomEvent<{status: number, kind: string, message: string}>} tollgate-error - a request of this element failed (`kind`: refused (status 200), http, network, invalid)
+ * @csspart root - the element's whole content (every element has it)
+ * @cssprop --tollgate-brand - one brand colour for the whole primary scale (buttons, links, focus rings); every element
  * @csspart filters - the filter form
  * @csspart table - the scrolling table region
  * @csspart empty-state - shown when no task matches

@@ -29,8 +29,11 @@ function TopupAdapter({ container, lang, apiBase, payTarget }: Props) {
  * @attr {string} pay-target - where the payment page opens: a window or frame name (default `_blank`, a new tab; `_self` leaves the page)
  * @fires {CustomEvent<{quota: number}>} tollgate-topup - a redemption code added `quota` to the balance
  * @fires {CustomEvent<{to: string}>} tollgate-navigate - cancelable; the sign-in link when signed out
- * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401 (from the first Tollgate element on the page)
- * @fires {CustomEvent<{status: number, message: string}>} tollgate-error - a request failed (from the first Tollgate element on the page)
+ * @fires {CustomEvent<{}>} tollgate-logout - the user signed out anywhere on the page (an element, signOut(), an expired session)
+ * @fires {CustomEvent<{redirect: string}>} tollgate-session-expired - the server answered 401 (on every element, then tollgate-logout)
+ * @fires {CustomEvent<{status: number, kind: string, message: string}>} tollgate-error - a request of this element failed (`kind`: refused (status 200), http, network, invalid)
+ * @csspart root - the element's whole content (every element has it)
+ * @cssprop --tollgate-brand - one brand colour for the whole primary scale (buttons, links, focus rings); every element
  * @csspart balance - the balance banner
  * @csspart redeem - the redemption-code card
  * @csspart online-topup - the online top-up card

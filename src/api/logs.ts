@@ -1,4 +1,4 @@
-import { call, get } from './client.ts'
+import { call, download, get } from './client.ts'
 import type { Log, LogStat, User } from './types.ts'
 
 /** The filters of the log list and its statistics (spec section 7). */
@@ -37,6 +37,11 @@ export async function stat(admin: boolean, filters: LogFilters): Promise<LogStat
   return (await get<LogStat>(path, query(filters, admin))).data
 }
 
+/** The filter's rows as a CSV file (GET /api/log/export or /api/log/self/export), streamed: `onProgress` gets the bytes so far. */
+export function exportCsv(admin: boolean, filters: LogFilters, onProgress: (bytes: number) => void) {
+  return download(admin ? '/api/log/export' : '/api/log/self/export', query(filters, admin), onProgress)
+}
+
 /**
  * Deletes the logs older than the timestamp (DELETE /api/log/); returns the count cleaned.
  * Quiet: the caller reports 'log cleaning failed'.
@@ -47,5 +52,5 @@ export async function clean(targetTimestamp: number): Promise<number> {
 
 /** A user as an administrator sees it, for the user-info dialog (GET /api/user/{id}). */
 export async function userInfo(id: number): Promise<User> {
-  return (await get<User>(`/api/user/${id}`)).data
+  return (await get<User>(`/api/user/${id}`, undefined, { quiet: true })).data
 }

@@ -48,5 +48,10 @@ export async function bindWechat(code: string): Promise<void> {
   await get<User>('/api/oauth/wechat/bind', { code })
 }
 
+/** GET /api/oauth/telegram/state: the one-time state the widget's bind answer must come back with. */
+export async function telegramBindState(): Promise<string> {
+  return (await get<string>('/api/oauth/telegram/state')).data
+}
+
 /** Where the chat-app widget sends its answer to bind the account. */
 export const TELEGRAM_BIND_PATH = '/api/oauth/telegram/bind'

@@ -1,4 +1,4 @@
-import { get } from './client.ts'
+import { download, get } from './client.ts'
 import type { TaskRecord } from './types.ts'
 
 /** The provider kinds with a task list, by their console route (spec section 2). */
@@ -47,4 +47,16 @@ export async function list(platform: TaskPlatform, admin: boolean, filters: Task
     ...(platform === 'pika' && filters.platfrom ? { platfrom: filters.platfrom } : {}),
   }
   return (await get<TaskRecord[]>(taskPath(platform, admin), query)).data ?? []
+}
+
+/** The list's filter as a CSV file the server streams (GET …/export, users …/self/export). */
+export function exportCsv(platform: TaskPlatform, admin: boolean, filters: TaskFilters, onProgress: (bytes: number) => void) {
+  const query = {
+    mj_id: filters.mj_id,
+    start_timestamp: filters.start_timestamp,
+    end_timestamp: filters.end_timestamp,
+    ...(admin ? { channel_id: filters.channel_id ?? '' } : {}),
+    ...(platform === 'pika' && filters.platfrom ? { platfrom: filters.platfrom } : {}),
+  }
+  return download(`${taskPath(platform, admin)}export`, query, onProgress)
 }

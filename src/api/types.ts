@@ -40,6 +40,8 @@ export interface PublicStatus {
   enable_drawing: boolean
   enable_data_export: boolean
   data_export_default_time: string
+  /** minutes between the dashboard's writes (ours; the family's status has no such field) */
+  data_export_interval?: number
   default_collapse_sidebar: boolean
   mj_notify_enabled: boolean
   chat_link: string

@@ -1,15 +1,51 @@
 import { createContext, useCallback, useContext } from 'react'
+import { map } from 'nanostores'
 import { useStore } from '@nanostores/react'
 import { $prefs, type Locale } from '../stores/prefs.ts'
 import { en, type MessageKey } from './en.ts'
-import { zhCN } from './zh-CN.ts'
 import { fillParams, type Problem, type ProblemId } from '../../domain/problem.ts'
 
 export type { MessageKey }
 export type Params = Record<string, string | number>
 export type Translate = (key: MessageKey, params?: Params) => string
 
-const dictionaries: Record<Locale, Record<MessageKey, string>> = { en, zh: zhCN }
+type Dictionary = Record<MessageKey, string>
+
+/**
+ * English ships with every element; another language's words are a chunk of their own, loaded
+ * the first time that language is wanted (the page's choice at start, a `lang` attribute, the
+ * language switch). Until they are here the text stays in the language it was in (see useLocale).
+ */
+const dictionaries: Partial<Record<Locale, Dictionary>> = { en }
+const loaders: Record<Exclude<Locale, 'en'>, () => Promise<Dictionary>> = {
+  zh: () => import('./zh-CN.ts').then((m) => m.zhCN),
+}
+
+/** Where each locale's words are: here, on their way, or not loadable (the text then stays English). */
+export const $dictionaries = map<Partial<Record<Locale, 'ready' | 'loading' | 'failed'>>>({ en: 'ready' })
+
+const pending: Partial<Record<Locale, Promise<void>>> = {}
+
+/** Loads a locale's words once; resolves when they are here or could not be loaded. */
+export function loadLocale(locale: Locale): Promise<void> {
+  if (locale === 'en' || $dictionaries.get()[locale] === 'ready') return Promise.resolve()
+  return (pending[locale] ??= loaders[locale]().then(
+    (words) => {
+      dictionaries[locale] = words
+      $dictionaries.setKey(locale, 'ready')
+    },
+    () => {
+      delete pending[locale]
+      $dictionaries.setKey(locale, 'failed')
+    },
+  ))
+}
+
+/** The locale text is shown in: the wanted one once its words are here, English until then. */
+const shownLocale = (wanted: Locale, state = $dictionaries.get()): Locale => (state[wanted] === 'ready' ? wanted : 'en')
+
+// the page's own language starts loading with the library, alongside everything else
+$prefs.subscribe(({ locale }) => void loadLocale(locale))
 
 /** Reads a `lang` value ('zh', 'zh-CN', 'en-GB' …) as one of our locales, or null. */
 export function parseLocale(value: string | null | undefined): Locale | null {
@@ -19,11 +55,24 @@ export function parseLocale(value: string | null | undefined): Locale | null {
   return null
 }
 
+/** The BCP 47 tag of a locale, for Intl (plural rules, numbers, dates). */
+export const languageTag = (locale: Locale): string => (locale === 'zh' ? 'zh-CN' : 'en')
+
 export function format(locale: Locale, key: MessageKey, params?: Params): string {
-  return fillParams(dictionaries[locale][key] ?? en[key] ?? key, params)
+  const shown = shownLocale(locale)
+  return fillParams(dictionaries[shown]?.[key] ?? en[key] ?? key, params, languageTag(shown))
 }
 
-/** Outside React (toasts of the API client): the page's locale from $prefs. */
+/**
+ * Resolves once the page language's words are here (or could not load): code outside React that
+ * words a message right away (a failed request's toast) waits for it, so the message is not in
+ * English on a page whose Chinese words are still on their way.
+ */
+export function wordsReady(): Promise<void> {
+  return loadLocale($prefs.get().locale)
+}
+
+/** Outside React (toasts of the API client): the page's locale from $prefs (see wordsReady). */
 export function translate(key: MessageKey, params?: Params): string {
   return format($prefs.get().locale, key, params)
 }
@@ -31,10 +80,30 @@ export function translate(key: MessageKey, params?: Params): string {
 /** A `lang` attribute on an element forces its locale; null follows $prefs. */
 export const LocaleOverride = createContext<Locale | null>(null)
 
-export function useLocale(): Locale {
+/** The locale an element wants: its `lang` attribute, else the user's choice. */
+function useWantedLocale(): Locale {
   const forced = useContext(LocaleOverride)
   const { locale } = useStore($prefs, { keys: ['locale'] })
   return forced ?? locale
+}
+
+/**
+ * The locale the element shows: the wanted one once its words are loaded (asking for them if
+ * needed), the one before until then, so a switch never shows keys or half-translated text.
+ */
+export function useLocale(): Locale {
+  const wanted = useWantedLocale()
+  const state = useStore($dictionaries)
+  if (!state[wanted]) void loadLocale(wanted)
+  return shownLocale(wanted, state)
+}
+
+/** False while the wanted locale's words are on their way (an element then waits to show its first text). */
+export function useLocaleReady(): boolean {
+  const wanted = useWantedLocale()
+  const state = useStore($dictionaries)[wanted]
+  if (!state) void loadLocale(wanted)
+  return state === 'ready' || state === 'failed'
 }
 
 /** The translate function for the current locale. */

@@ -1,5 +1,4 @@
 import * as accountApi from '../api/account.ts'
-import { configure } from './config.ts'
 import { $session, signIn, signOut } from './session.ts'
 
 /**
@@ -16,8 +15,9 @@ export async function refreshUser(): Promise<void> {
 }
 
 /**
- * Signs out: ends the server session (best effort: signing out locally still makes sense when
- * the server cannot be reached), forgets the stored user and any access token.
+ * Signs out: ends the server session with the credential in use (best effort: signing out locally
+ * still makes sense when the server cannot be reached), then forgets the stored user and the embed
+ * credential, and every element fires tollgate-logout.
  */
 export async function endSession(): Promise<void> {
   try {
@@ -26,5 +26,4 @@ export async function endSession(): Promise<void> {
     // already reported by the API client
   }
   signOut()
-  configure({ accessToken: undefined })
 }

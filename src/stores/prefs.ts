@@ -3,7 +3,7 @@ import { persistentMap } from '@nanostores/persistent'
 export type Theme = 'light' | 'dark'
 export type Locale = 'en' | 'zh'
 
-export interface Prefs {
+interface Prefs {
   theme: Theme
   locale: Locale
   /** the user's own choice; unset: follow the screen width and DefaultCollapseSidebar */
@@ -17,7 +17,7 @@ export interface Prefs {
 }
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const
-export const DEFAULT_PAGE_SIZE = 10
+const DEFAULT_PAGE_SIZE = 10
 
 function browserLocale(): Locale {
   const langs = typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language]

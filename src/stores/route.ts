@@ -1,5 +1,5 @@
 import { atom } from 'nanostores'
-import { consoleUrl } from './config.ts'
+import { isCrossOrigin } from './config.ts'
 
 export interface Route {
   path: string
@@ -39,11 +39,13 @@ export function hasRouter(): boolean {
 
 /**
  * Goes to a console path. With the console shell on the page this is client-side routing; an
- * element used alone (a login box on a CMS page) loads the console page on the gateway instead.
+ * element used alone on the gateway's own origin (a login box on a page of the gateway) loads the
+ * console page there. On another site an element alone never sends the visitor away: the host
+ * had its say through tollgate-navigate, and the element stays where it is.
  */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   if (!hasRouter()) {
-    location.assign(consoleUrl(to))
+    if (!isCrossOrigin()) location.assign(to)
     return
   }
   const url = new URL(to, location.href)

@@ -2,7 +2,7 @@ import { onMount } from 'nanostores'
 import { persistentAtom } from '@nanostores/persistent'
 import * as statusApi from '../api/status.ts'
 import type { PublicStatus } from '../api/types.ts'
-import { translate } from '../i18n/t.ts'
+import { translate, wordsReady } from '../i18n/t.ts'
 import { toast } from './toasts.ts'
 
 const json = {
@@ -30,7 +30,8 @@ export function refreshStatus(): Promise<PublicStatus | null> {
       $status.set(status)
       return status
     })
-    .catch(() => {
+    .catch(async () => {
+      await wordsReady()
       toast.error(translate('status.loadFailed'))
       return null
     })

@@ -1,6 +1,6 @@
 import { atom } from 'nanostores'
 
-export type ToastVariant = 'primary' | 'success' | 'neutral' | 'warning' | 'danger'
+type ToastVariant = 'primary' | 'success' | 'neutral' | 'warning' | 'danger'
 
 export interface Toast {
   id: number
@@ -8,6 +8,8 @@ export interface Toast {
   message: string
   /** ms before it closes itself; Infinity keeps it until closed */
   duration: number
+  /** the user's actions (clicks, keys) before it was shown: see showToast */
+  gesture: number
 }
 
 /** Messages waiting to be shown. Each element renders them inside its own shadow root. */
@@ -16,11 +18,22 @@ export const $toasts = atom<Toast[]>([])
 let nextId = 1
 const DURATION: Record<ToastVariant, number> = { primary: 4000, success: 3000, neutral: 4000, warning: 8000, danger: 6000 }
 
+/**
+ * Counts the user's clicks and key presses on the page. An error shown before the user's latest
+ * action belongs to an earlier attempt: a success after that action closes it, so an earlier
+ * error never stays next to a later success (issue 13, item 9). An error of the same attempt (one
+ * refused call of a batch) stays beside its partial success.
+ */
+let gestures = 0
+const count = () => void gestures++
+if (typeof window !== 'undefined') for (const type of ['click', 'keydown']) window.addEventListener(type, count, true)
+
 export function showToast(variant: ToastVariant, message: string, duration = DURATION[variant]): number {
   const id = nextId++
+  const stale = (t: Toast) => variant === 'success' && t.variant === 'danger' && t.gesture < gestures
   // the same text twice in a row (two failing calls at once) is shown once
-  const rest = $toasts.get().filter((t) => !(t.message === message && t.variant === variant))
-  $toasts.set([...rest, { id, variant, message, duration }].slice(-5))
+  const rest = $toasts.get().filter((t) => !(t.message === message && t.variant === variant) && !stale(t))
+  $toasts.set([...rest, { id, variant, message, duration, gesture: gestures }].slice(-5))
   return id
 }
 

@@ -2,6 +2,9 @@ import type { ReactNode } from 'react'
 import { useStore } from '@nanostores/react'
 import { $status } from '../stores/status.ts'
 import { useT } from '../i18n/t.ts'
+import '@shoelace-style/shoelace/dist/components/alert/alert.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import './icons/shield-lock.ts'
 
 /** The frame of the sign-in, register and reset screens: brand, title, subtitle, body, links. */
 export function AuthCard({
@@ -20,7 +23,7 @@ export function AuthCard({
   const name = status?.system_name || t('app.defaultName')
   return (
     <div className="tg-auth">
-      <section className="tg-card" aria-labelledby="tg-auth-title">
+      <section className="tg-card" part="card" aria-labelledby="tg-auth-title">
         <div className="tg-card__brand">
           {status?.logo ? (
             <img src={status.logo} alt="" />

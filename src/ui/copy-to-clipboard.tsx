@@ -1,6 +1,8 @@
 import { useCallback, useState, type ReactNode } from 'react'
 import { useT } from '../i18n/t.ts'
 import { toast } from '../stores/toasts.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 
 async function writeClipboard(text: string): Promise<boolean> {
   try {

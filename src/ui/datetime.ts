@@ -2,8 +2,8 @@ import type { Locale } from '../stores/prefs.ts'
 
 /**
  * Times as the console shows and reads them, in one place: unix seconds to local text and back.
- * Lists show a short date and time in the reader's language; exact times (logs, tasks, a token's
- * expiry input) use 'YYYY-MM-DD HH:mm:ss', the same in every language.
+ * One format in every language (issue 13, item 11): 'YYYY-MM-DD HH:mm' in lists, with ':ss' where
+ * the second matters (logs, tasks, a token's expiry input).
  */
 
 const pad = (n: number) => String(n).padStart(2, '0')
@@ -39,10 +39,10 @@ export function parseLocalDateTime(text: string): number | null {
 /** A datetime-local input's value as unix seconds, or null when it is empty or not a date. */
 export const fromLocalInput = parseLocalDateTime
 
-const LIST_TIME = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const
-
-/** A time in a list: date and minutes in the reader's language, short enough for one line; '—' for 0. */
-export function formatDateTime(seconds: number, locale: Locale): string {
-  if (!seconds) return '—'
-  return new Intl.DateTimeFormat(locale === 'zh' ? 'zh-CN' : 'en', LIST_TIME).format(new Date(seconds * 1000))
+/**
+ * A time in a list: 'YYYY-MM-DD HH:mm', the same in every language, short enough for one line;
+ * '—' for 0. (The locale is kept for the callers: the format does not depend on it.)
+ */
+export function formatDateTime(seconds: number, _locale?: Locale): string {
+  return seconds ? localDateTime(seconds).slice(0, 16) : '—'
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 
 /** What would be here, and what to do about it (replaces an empty list or a missing page). */
 export function EmptyState({

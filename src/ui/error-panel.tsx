@@ -1,4 +1,8 @@
 import { useT } from '../i18n/t.ts'
+import '@shoelace-style/shoelace/dist/components/alert/alert.js'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import './icons/exclamation-triangle.ts'
 
 /** A region that failed to load: the message and a Retry button. */
 export function ErrorPanel({ message, onRetry }: { message: string; onRetry?: () => void }) {

@@ -30,3 +30,10 @@ export function formatQuotaTicks(ticks: number[], status: QuotaDisplay): string[
 /** Quota for a dollar amount, for inputs that take dollars. */
 export const quotaFromDollars = (dollars: number, status: Pick<PublicStatus, 'quota_per_unit'> | null): number =>
   quotaOfDollars(dollars, quotaPerUnit(status))
+
+/** A byte count as people read it: B, KB or MB (1024 steps), one decimal above bytes. */
+export function byteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}

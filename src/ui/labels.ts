@@ -1,5 +1,5 @@
 import { useCallback } from 'react'
-import { format, useLocale, type MessageKey, type Params } from '../i18n/t.ts'
+import { format, languageTag, useLocale, type MessageKey, type Params } from '../i18n/t.ts'
 import { fillParams } from '../../domain/problem.ts'
 
 /** Translates a screen's own label or, failing that, a shared message. */
@@ -17,7 +17,7 @@ export function labelHook<K extends string>(en: Record<K, string>, zh: Record<K,
       (key, params) => {
         const own = (locale === 'zh' ? zh : en) as Record<string, string | undefined>
         const text = own[key]
-        return text === undefined ? format(locale, key as MessageKey, params) : fillParams(text, params)
+        return text === undefined ? format(locale, key as MessageKey, params) : fillParams(text, params, languageTag(locale))
       },
       [locale],
     )

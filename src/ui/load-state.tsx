@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import type { ApiError } from '../api/errors.ts'
 import { ErrorPanel } from './error-panel.tsx'
+import '@shoelace-style/shoelace/dist/components/skeleton/skeleton.js'
 
 export type Load<T> = { state: 'loading' } | { state: 'ready'; data: T; refreshing?: boolean } | { state: 'error'; error: ApiError | Error }
 

@@ -1,11 +1,11 @@
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useStore } from '@nanostores/react'
 import { $prefs, type Locale } from '../stores/prefs.ts'
-import { LocaleOverride, useLocale } from '../i18n/t.ts'
+import { languageTag, LocaleOverride, useLocale, useLocaleReady } from '../i18n/t.ts'
 import { NavigateContext, type Navigate } from './navigation.tsx'
 import { ToastRegion } from './toast-region.tsx'
 
-export interface RootProps {
+interface RootProps {
   children?: ReactNode
   /** forces the locale (an element's lang attribute); null follows the user's choice */
   locale?: Locale | null
@@ -18,10 +18,16 @@ export interface RootProps {
 function Frame({ children, className, toastPriority }: Omit<RootProps, 'locale' | 'navigate'>) {
   const { theme } = useStore($prefs, { keys: ['theme'] })
   const locale = useLocale()
+  // the first text waits for its language's words (a lazy chunk); later switches keep the screen
+  const ready = useLocaleReady()
+  const [started, setStarted] = useState(ready)
+  if (ready && !started) setStarted(true)
+  if (!started) return null
   return (
     <div
+      part="root"
       className={`tg-root${theme === 'dark' ? ' sl-theme-dark' : ''}${className ? ` ${className}` : ''}`}
-      lang={locale === 'zh' ? 'zh-CN' : 'en'}
+      lang={languageTag(locale)}
       data-theme={theme}
     >
       {children}

@@ -2,6 +2,12 @@ import { useEffect, useState } from 'react'
 import { useStore } from '@nanostores/react'
 import { $toastRegion, $toasts, claimToastRegion, dismissToast, type Toast } from '../stores/toasts.ts'
 import { useT } from '../i18n/t.ts'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/icon-button/icon-button.js'
+import './icons/check2-circle.ts'
+import './icons/exclamation-triangle.ts'
+import './icons/info-circle.ts'
+import './icons/x-octagon.ts'
 
 const ICON: Record<Toast['variant'], string> = {
   primary: 'info-circle',

@@ -1,9 +1,12 @@
 import { useState, type FormEvent } from 'react'
 import type { ChannelSearch } from '../../api/channels.ts'
-import { AdminSearch } from '../../ui/admin-search.tsx'
-import { useLabels } from './admin-labels.ts'
+import { AdminSearch } from '../../ui/admin/search.tsx'
+import { useLabels } from '../../ui/admin/labels.ts'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '@shoelace-style/shoelace/dist/components/option/option.js'
+import '@shoelace-style/shoelace/dist/components/select/select.js'
 
-export const EMPTY_SEARCH: ChannelSearch = { keyword: '', group: '', model: '', status: '' }
+const EMPTY_SEARCH: ChannelSearch = { keyword: '', group: '', model: '', status: '' }
 
 export const isEmptySearch = (q: ChannelSearch) => !q.keyword.trim() && !q.group && !q.model.trim() && !q.status
 
@@ -31,12 +34,13 @@ export function ChannelSearchForm({ groups, onSearch }: { groups: readonly strin
       onSubmit={submit}
     >
       <sl-select
+        className="tg-inline-label"
         name="group"
         size="small"
         clearable
         hoist
         placeholder={L('channels.search.group')}
-        aria-label={L('channels.search.group')}
+        label={L('channels.search.group')}
         value={q.group}
         onsl-change={set('group')}
       >
@@ -47,21 +51,23 @@ export function ChannelSearchForm({ groups, onSearch }: { groups: readonly strin
         ))}
       </sl-select>
       <sl-input
+        className="tg-sr-label"
         name="model"
         size="small"
         clearable
         placeholder={L('channels.search.model')}
-        aria-label={L('channels.search.model')}
+        label={L('channels.search.model')}
         value={q.model}
         onsl-input={set('model')}
       ></sl-input>
       <sl-select
+        className="tg-inline-label"
         name="status"
         size="small"
         clearable
         hoist
         placeholder={L('channels.search.status')}
-        aria-label={L('channels.search.status')}
+        label={L('channels.search.status')}
         value={q.status}
         onsl-change={set('status')}
       >

@@ -4,14 +4,23 @@ import type { Channel } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { compactNumber } from '../../../domain/quota.ts'
-import { SelectAllCell, SelectRowCell, type RowSelection } from '../../ui/row-selection.tsx'
+import { SelectAllCell, SelectRowCell, type RowSelection } from '../../ui/admin/row-selection.tsx'
 import { formatDateTime } from '../../ui/datetime.ts'
 import { PRIORITY_MIN, WEIGHT_MIN } from '../../../domain/channel-rules.ts'
 import { splitList } from '../../../domain/text.ts'
-import { channelStatusKey, responseTimeColor } from './channel-types.ts'
+import { channelStatusKey, responseTimeColor } from './channel-rules.ts'
 import { channelTypeName } from '../../../domain/channel-types.ts'
-import { useLabels } from './admin-labels.ts'
+import { useLabels } from '../../ui/admin/labels.ts'
 import { CHANNEL_STATUS } from '../../../domain/statuses.ts'
+import { testErrorOf } from '../../../domain/channel-test.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/dropdown/dropdown.js'
+import '@shoelace-style/shoelace/dist/components/icon-button/icon-button.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '@shoelace-style/shoelace/dist/components/menu/menu.js'
+import '@shoelace-style/shoelace/dist/components/menu-item/menu-item.js'
+import '@shoelace-style/shoelace/dist/components/tag/tag.js'
+import '../../ui/icons/three-dots-vertical.ts'
 
 export interface ChannelActions {
   test: (c: Channel, model?: string) => void
@@ -29,6 +38,23 @@ const STATUS_VARIANT: Record<number, string> = { 1: 'success', 2: 'warning', 3: 
 /** Balance as the list shows it: dollars, abbreviated above 100000. */
 function balanceText(balance: number): string {
   return balance > 100000 ? `$${compactNumber(Math.round(balance))}` : `$${balance.toFixed(2)}`
+}
+
+/** The response-time pill: untested, the last time in its colour, or failed (with why) while the last test failed. */
+export function ResponseTime({ channel: c }: { channel: Channel }) {
+  const L = useLabels()
+  const locale = useLocale()
+  const error = testErrorOf(c.other_info)
+  const color = error === null ? responseTimeColor(c.response_time) : 'failed'
+  const tested = c.test_time ? L('channels.testedAt', { time: formatDateTime(c.test_time, locale) }) : undefined
+  let text = `${(c.response_time / 1000).toFixed(2)} s`
+  if (color === 'untested') text = L('channels.untested')
+  if (color === 'failed') text = L('channels.testFailed')
+  return (
+    <span className="tg-rt" data-color={color} data-cell="response-time" title={[tested, error].filter(Boolean).join(': ') || undefined}>
+      {text}
+    </span>
+  )
 }
 
 /**
@@ -69,7 +95,6 @@ export function ChannelsTable({
         </thead>
         <tbody>
           {rows.map((c) => {
-            const color = responseTimeColor(c.response_time)
             const models = splitList(c.models ?? '')
             const enabled = c.status === CHANNEL_STATUS.enabled
             return (
@@ -105,14 +130,7 @@ export function ChannelsTable({
                   </sl-tag>
                 </td>
                 <td data-label={L('channels.col.responseTime')}>
-                  <span
-                    className="tg-rt"
-                    data-color={color}
-                    data-cell="response-time"
-                    title={c.test_time ? L('channels.testedAt', { time: formatDateTime(c.test_time, locale) }) : undefined}
-                  >
-                    {color === 'untested' ? L('channels.untested') : `${(c.response_time / 1000).toFixed(2)} s`}
-                  </span>
+                  <ResponseTime channel={c} />
                 </td>
                 <td data-label={L('channels.col.balance')}>
                   <div>
@@ -135,14 +153,14 @@ export function ChannelsTable({
                 <td data-label={L('channels.col.priority')}>
                   <sl-input
                     key={`p${c.priority}`}
-                    className="tg-admin__number"
+                    className="tg-admin__number tg-sr-label"
                     size="small"
                     type="number"
                     name="priority"
                     min={PRIORITY_MIN}
                     step="1"
                     value={String(c.priority ?? 0)}
-                    aria-label={L('channels.col.priority')}
+                    label={L('channels.col.priority')}
                     onsl-change={(e: Event) =>
                       actions.setNumber(c, 'priority', (e.target as HTMLInputElement).value, e.target as HTMLInputElement)
                     }
@@ -151,14 +169,14 @@ export function ChannelsTable({
                 <td data-label={L('channels.col.weight')}>
                   <sl-input
                     key={`w${c.weight}`}
-                    className="tg-admin__number"
+                    className="tg-admin__number tg-sr-label"
                     size="small"
                     type="number"
                     name="weight"
                     min={WEIGHT_MIN}
                     step="1"
                     value={String(c.weight ?? 0)}
-                    aria-label={L('channels.col.weight')}
+                    label={L('channels.col.weight')}
                     onsl-change={(e: Event) =>
                       actions.setNumber(c, 'weight', (e.target as HTMLInputElement).value, e.target as HTMLInputElement)
                     }
@@ -172,13 +190,9 @@ export function ChannelsTable({
                       </sl-button>
                       {models.length > 1 && (
                         <sl-dropdown hoist>
-                          <sl-button
-                            slot="trigger"
-                            size="small"
-                            caret
-                            data-action="test-model"
-                            aria-label={L('channels.testModel', { name: c.name })}
-                          ></sl-button>
+                          <sl-button slot="trigger" size="small" caret data-action="test-model">
+                            <span className="visually-hidden">{L('channels.testModel', { name: c.name })}</span>
+                          </sl-button>
                           <sl-menu onsl-select={(e: CustomEvent<{ item: { value: string } }>) => actions.test(c, e.detail.item.value)}>
                             {models.map((m) => (
                               <sl-menu-item key={m} value={m}>

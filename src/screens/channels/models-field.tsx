@@ -1,10 +1,12 @@
 import { useId, useState, type KeyboardEvent } from 'react'
 import { useT } from '../../i18n/t.ts'
 import { toast } from '../../stores/toasts.ts'
-import { addModels } from './channel-form.ts'
-import { useLabels } from './admin-labels.ts'
+import { addModels } from './channel-rules.ts'
+import { useLabels } from '../../ui/admin/labels.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/tag/tag.js'
 
-export interface ModelsFieldProps {
+interface ModelsFieldProps {
   models: string[]
   onChange: (models: string[]) => void
   /** names offered while typing */

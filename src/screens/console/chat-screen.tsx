@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react'
 import { useT } from '../../i18n/t.ts'
 import { $status } from '../../stores/status.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
+import '../../ui/icons/chat-dots.ts'
 
 /** /chat: the configured chat link in a frame, or 'admin has not set chat link'. */
 export function ChatScreen() {

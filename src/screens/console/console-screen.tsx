@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useRef, useState } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT } from '../../i18n/t.ts'
+import { languageTag, useLocale, useT } from '../../i18n/t.ts'
 import { ScreenBoundary } from '../../ui/screen-boundary.tsx'
 import { endSession, refreshUser } from '../../stores/account.ts'
 import type { User } from '../../api/types.ts'
@@ -19,8 +19,12 @@ import { Footer } from './footer.tsx'
 import { activeEntry, visibleNav } from './nav.ts'
 import { matchRoute } from './routes.tsx'
 import consoleCss from './console.css?inline'
+import '@shoelace-style/shoelace/dist/components/drawer/drawer.js'
+import '@shoelace-style/shoelace/dist/components/spinner/spinner.js'
+import '../../ui/icons/compass.ts'
+import '../../ui/icons/shield-lock.ts'
 
-export interface ConsoleScreenProps {
+interface ConsoleScreenProps {
   /** hide the footer */
   noFooter?: boolean
   /** a user signed in through the console's login screens */
@@ -70,11 +74,32 @@ function ScreenFallback() {
 }
 
 /**
+ * The page follows the console while it is there: the tab's title (the screen's name and the
+ * SystemName) and `<html lang>` (the reader's language). Both come back when the console leaves.
+ */
+function usePageHead(title: string, lang: string) {
+  useEffect(() => {
+    const before = { title: document.title, lang: document.documentElement.lang }
+    return () => {
+      document.title = before.title
+      document.documentElement.lang = before.lang
+    }
+  }, [])
+  useEffect(() => {
+    document.title = title
+  }, [title])
+  useEffect(() => {
+    document.documentElement.lang = lang
+  }, [lang])
+}
+
+/**
  * The whole console: top bar, sidebar (a drawer on small screens), the routed screen and the
  * footer. Routing uses the History API; guarded routes send signed-out visitors to /login.
  */
 export function ConsoleScreen({ noFooter = false, onLogin, onLogout, onTopup }: ConsoleScreenProps) {
   const t = useT()
+  const locale = useLocale()
   const navigate = useNavigate()
   const route = useStore($route)
   const user = useStore($session)
@@ -109,6 +134,9 @@ export function ConsoleScreen({ noFooter = false, onLogin, onLogout, onTopup }: 
     main.current?.focus({ preventScroll: true })
     if (typeof scrollTo === 'function') scrollTo({ top: 0 })
   }, [route.path])
+
+  const systemName = status?.system_name || t('app.defaultName')
+  usePageHead(match ? `${t(match.route.title)} · ${systemName}` : systemName, languageTag(locale))
 
   const collapsed = small || (collapsedPref ?? !!status?.default_collapse_sidebar)
   const entries = visibleNav(user, status)

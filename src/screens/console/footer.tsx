@@ -4,8 +4,8 @@ import { $status } from '../../stores/status.ts'
 import { sanitizeHtml } from '../../ui/sanitize.ts'
 import { Link } from '../../ui/navigation.tsx'
 
-export const FOOTER_POLL_MS = 200
-export const FOOTER_POLL_TIMES = 5
+const FOOTER_POLL_MS = 200
+const FOOTER_POLL_TIMES = 5
 
 /**
  * The footer: the admin's footer HTML (sanitised) or the default credit line. The HTML comes

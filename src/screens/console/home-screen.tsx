@@ -6,6 +6,13 @@ import { $status } from '../../stores/status.ts'
 import { $session } from '../../stores/session.ts'
 import { isHttpUrl, sanitizeHtml } from '../../ui/sanitize.ts'
 import { Link } from '../../ui/navigation.tsx'
+import '@shoelace-style/shoelace/dist/components/alert/alert.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/skeleton/skeleton.js'
+import '../../ui/icons/bar-chart-line.ts'
+import '../../ui/icons/info-circle.ts'
+import '../../ui/icons/key.ts'
+import '../../ui/icons/wallet2.ts'
 
 const FEATURES: Array<{ icon: string; title: MessageKey; body: MessageKey }> = [
   { icon: 'key', title: 'home.featureKeysTitle', body: 'home.featureKeysBody' },

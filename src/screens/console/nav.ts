@@ -1,6 +1,25 @@
 import type { PublicStatus, User } from '../../api/types.ts'
 import { isAdmin } from '../../../domain/roles.ts'
 import type { MessageKey } from '../../i18n/t.ts'
+import '../../ui/icons/bar-chart-line.ts'
+import '../../ui/icons/camera-reels.ts'
+import '../../ui/icons/chat-dots.ts'
+import '../../ui/icons/film.ts'
+import '../../ui/icons/gear.ts'
+import '../../ui/icons/hdd-network.ts'
+import '../../ui/icons/house.ts'
+import '../../ui/icons/image.ts'
+import '../../ui/icons/journal-text.ts'
+import '../../ui/icons/key.ts'
+import '../../ui/icons/magic.ts'
+import '../../ui/icons/music-note-beamed.ts'
+import '../../ui/icons/palette.ts'
+import '../../ui/icons/people.ts'
+import '../../ui/icons/person-arms-up.ts'
+import '../../ui/icons/stars.ts'
+import '../../ui/icons/tags.ts'
+import '../../ui/icons/ticket-perforated.ts'
+import '../../ui/icons/wallet2.ts'
 
 export interface NavEntry {
   key: string
@@ -14,7 +33,7 @@ export interface NavEntry {
 }
 
 /** The sidebar, in the spec's order, with each entry's condition. */
-export const NAV: readonly NavEntry[] = [
+const NAV: readonly NavEntry[] = [
   { key: 'home', to: '/', icon: 'house', label: 'nav.home' },
   { key: 'channel', to: '/channel', icon: 'hdd-network', label: 'nav.channel', admin: true },
   { key: 'chat', to: '/chat', icon: 'chat-dots', label: 'nav.chat', when: (s) => !!s?.chat_link },

@@ -1,6 +1,7 @@
 import { useT } from '../../i18n/t.ts'
 import { Link } from '../../ui/navigation.tsx'
 import type { NavEntry } from './nav.ts'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 
 /** The sidebar entries; collapsed shows icons only (labels stay for screen readers). */
 export function SidebarNav({

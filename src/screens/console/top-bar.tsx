@@ -7,13 +7,30 @@ import { now } from '../../stores/clock.ts'
 import { roleTier } from '../../../domain/roles.ts'
 import { Link, useNavigate } from '../../ui/navigation.tsx'
 import { festiveGreeting } from './festive.ts'
+import '@shoelace-style/shoelace/dist/components/avatar/avatar.js'
+import '@shoelace-style/shoelace/dist/components/divider/divider.js'
+import '@shoelace-style/shoelace/dist/components/dropdown/dropdown.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/icon-button/icon-button.js'
+import '@shoelace-style/shoelace/dist/components/menu/menu.js'
+import '@shoelace-style/shoelace/dist/components/menu-item/menu-item.js'
+import '@shoelace-style/shoelace/dist/components/menu-label/menu-label.js'
+import '@shoelace-style/shoelace/dist/components/tag/tag.js'
+import '../../ui/icons/balloon-heart.ts'
+import '../../ui/icons/box-arrow-right.ts'
+import '../../ui/icons/gear.ts'
+import '../../ui/icons/list.ts'
+import '../../ui/icons/moon-stars.ts'
+import '../../ui/icons/shield-lock.ts'
+import '../../ui/icons/sun.ts'
+import '../../ui/icons/translate.ts'
 
 const LANGUAGES: Array<{ value: Locale; label: string }> = [
   { value: 'en', label: 'English' },
   { value: 'zh', label: '简体中文' },
 ]
 
-export interface TopBarProps {
+interface TopBarProps {
   small: boolean
   collapsed: boolean
   onMenu: () => void
@@ -86,13 +103,16 @@ export function TopBar({ small, collapsed, onMenu, onLogout }: TopBarProps) {
             e.detail.item.value === 'logout' ? onLogout() : navigate('/setting')
           }
         >
-          <button slot="trigger" className="tg-topbar__account" aria-label={t('top.account')} data-action="account">
-            <sl-avatar
-              initials={displayName.slice(0, 1).toUpperCase()}
-              label=""
-              style={{ '--size': '1.75rem' } as React.CSSProperties}
-            ></sl-avatar>
+          <button slot="trigger" className="tg-topbar__account" data-action="account">
+            <span aria-hidden="true">
+              <sl-avatar
+                initials={displayName.slice(0, 1).toUpperCase()}
+                label={displayName}
+                style={{ '--size': '1.75rem' } as React.CSSProperties}
+              ></sl-avatar>
+            </span>
             {!small && <span className="tg-topbar__username">{displayName}</span>}
+            <span className="visually-hidden">{t('top.account')}</span>
             <sl-icon name="chevron-down" library="system" aria-hidden="true"></sl-icon>
           </button>
           <sl-menu>

@@ -14,10 +14,16 @@ import { formatQuota, formatQuotaTicks } from '../../ui/format.ts'
 import { compactNumber } from '../../../domain/quota.ts'
 import { UsageChart } from './usage-chart.tsx'
 import { UsageTables } from './usage-tables.tsx'
-import { defaultRange, parseGranularity, summarize, type Granularity } from './usage-data.ts'
+import { BreakdownPanel } from './breakdown-panel.tsx'
+import { defaultRange, parseGranularity, summarize, type Granularity } from './usage-rules.ts'
 import { GRANULARITIES } from '../../../domain/time.ts'
 import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
 import dashboardCss from './dashboard.css?inline'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '@shoelace-style/shoelace/dist/components/radio-button/radio-button.js'
+import '@shoelace-style/shoelace/dist/components/radio-group/radio-group.js'
+import '../../ui/icons/bar-chart-line.ts'
 
 interface Query {
   start: number
@@ -170,7 +176,7 @@ function Dashboard({
       aria-busy={load.state === 'loading' || (load.state === 'ready' && load.refreshing) ? 'true' : undefined}
     >
       <style>{dashboardCss}</style>
-      <PageHeader title={t('nav.detail')} description={t('dashboard.subtitle')} />
+      <PageHeader title={t('nav.detail')} description={t('dashboard.subtitle', { minutes: status?.data_export_interval ?? 5 })} />
       <form className="tg-dash__filters" part="filters" onSubmit={submit} noValidate aria-label={t('dashboard.filters')}>
         <sl-input
           name="start"
@@ -259,6 +265,16 @@ function Dashboard({
           )
         }
       </LoadState>
+      <BreakdownPanel
+        admin={admin}
+        granularity={granularity}
+        start={query.start}
+        end={query.end}
+        username={query.username}
+        formatQuota={quota}
+        formatTicks={quotaTicks}
+        formatNumber={number.format}
+      />
     </div>
   )
 }

@@ -9,7 +9,7 @@ import uplotCss from 'uplot/dist/uPlot.min.css?inline'
 /** uPlot's own CSS, for the shadow root the chart is drawn in. */
 export const chartCss: string = uplotCss
 
-export interface ChartInput {
+interface ChartInput {
   /** one label per column */
   labels: string[]
   /** the legend's name for the column under the cursor */
@@ -27,7 +27,7 @@ export interface ChartInput {
   formatTicks?: (ticks: number[]) => string[]
 }
 
-export interface Chart {
+interface Chart {
   resize(width: number, height: number): void
   destroy(): void
 }

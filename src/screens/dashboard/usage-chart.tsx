@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useStore } from '@nanostores/react'
 import { useLocale, useT } from '../../i18n/t.ts'
 import { $prefs } from '../../stores/prefs.ts'
-import { chartColumns, periodLabel, type UsageSummary } from './usage-data.ts'
+import { chartColumns, periodLabel, type UsageSummary } from './usage-rules.ts'
+import '@shoelace-style/shoelace/dist/components/skeleton/skeleton.js'
 
 type ChartModule = typeof import('./uplot-chart.ts')
 
@@ -25,8 +26,11 @@ export function UsageChart({
   summary,
   formatValue,
   formatTicks,
+  title,
 }: {
   summary: UsageSummary
+  /** the caption (the quota by model when absent) */
+  title?: string
   formatValue: (quota: number) => string
   formatTicks?: (ticks: number[]) => string[]
 }) {
@@ -97,7 +101,7 @@ export function UsageChart({
       data-chart={chart ? 'ready' : failed ? 'failed' : 'loading'}
     >
       <figcaption id={titleId} className="tg-dash__card-title">
-        {t('dashboard.chartTitle')}
+        {title ?? t('dashboard.chartTitle')}
       </figcaption>
       {chart && <style>{chart.chartCss}</style>}
       {failed ? (

@@ -1,8 +1,11 @@
 import { useLocale, useT } from '../../i18n/t.ts'
-import { periodLabel, type UsageSummary } from './usage-data.ts'
+import { periodLabel, type UsageSummary } from './usage-rules.ts'
 
 interface Props {
   summary: UsageSummary
+  /** a breakdown's tables: their names (data-table) start with it, and `keyHead` names their key column */
+  prefix?: string
+  keyHead?: string
   formatQuota: (quota: number) => string
   formatNumber: (n: number) => string
 }
@@ -30,7 +33,7 @@ function FigureCells({
   row,
   formatNumber,
   formatQuota,
-}: { row: { count: number; tokens: number; quota: number } } & Omit<Props, 'summary'>) {
+}: { row: { count: number; tokens: number; quota: number } } & Pick<Props, 'formatNumber' | 'formatQuota'>) {
   return (
     <>
       <td className="tg-num" data-count={row.count}>
@@ -50,8 +53,11 @@ function FigureCells({
  * The figures of the chart as tables: usage by model over the whole range, and by period and
  * model. They are what a screen reader reads, and what anyone can copy.
  */
-export function UsageTables({ summary, formatQuota, formatNumber }: Props) {
+export function UsageTables({ summary, formatQuota, formatNumber, prefix, keyHead }: Props) {
   const t = useT()
+  const head = keyHead ?? t('dashboard.model')
+  const name = (table: string) => (prefix ? `${prefix}-${table}` : table)
+  const keysTitle = prefix ? t('dashboard.breakdownChart', { by: head }) : t('dashboard.byModel')
   const locale = useLocale() === 'zh' ? 'zh-CN' : 'en'
   const total = summary.totals.quota
   const share = (quota: number) => (total > 0 ? quota / total : 0)
@@ -64,12 +70,12 @@ export function UsageTables({ summary, formatQuota, formatNumber }: Props) {
   return (
     <div className="tg-dash__tables">
       <section className="tg-dash__card" part="table">
-        <div className="tg-dash__scroll" tabIndex={0} role="region" aria-label={t('dashboard.byModel')}>
-          <table className="tg-dash__table" data-table="models">
-            <caption className="tg-dash__card-title">{t('dashboard.byModel')}</caption>
+        <div className="tg-dash__scroll" tabIndex={0} role="region" aria-label={keysTitle}>
+          <table className="tg-dash__table" data-table={name('models')}>
+            <caption className="tg-dash__card-title">{keysTitle}</caption>
             <thead>
               <tr>
-                <th scope="col">{t('dashboard.model')}</th>
+                <th scope="col">{head}</th>
                 <FigureHeads />
                 <th scope="col" className="tg-num">
                   {t('dashboard.share')}
@@ -98,13 +104,18 @@ export function UsageTables({ summary, formatQuota, formatNumber }: Props) {
         </div>
       </section>
       <section className="tg-dash__card" part="table">
-        <div className="tg-dash__scroll tg-dash__scroll--tall" tabIndex={0} role="region" aria-label={t('dashboard.byPeriod')}>
-          <table className="tg-dash__table" data-table="periods">
+        <div
+          className="tg-dash__scroll tg-dash__scroll--tall"
+          tabIndex={0}
+          role="region"
+          aria-label={prefix ? `${keysTitle}: ${t('dashboard.byPeriod')}` : t('dashboard.byPeriod')}
+        >
+          <table className="tg-dash__table" data-table={name('periods')}>
             <caption className="tg-dash__card-title">{t('dashboard.byPeriod')}</caption>
             <thead>
               <tr>
                 <th scope="col">{t('dashboard.period')}</th>
-                <th scope="col">{t('dashboard.model')}</th>
+                <th scope="col">{head}</th>
                 <FigureHeads />
               </tr>
             </thead>

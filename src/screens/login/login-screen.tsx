@@ -3,7 +3,7 @@ import { useStore } from '@nanostores/react'
 import { useT, problemMessage } from '../../i18n/t.ts'
 import * as accountApi from '../../api/account.ts'
 import type { User } from '../../api/types.ts'
-import { signIn } from '../../stores/session.ts'
+import { $session, signIn } from '../../stores/session.ts'
 import { $status } from '../../stores/status.ts'
 import { $route } from '../../stores/route.ts'
 import { toast } from '../../stores/toasts.ts'
@@ -11,7 +11,13 @@ import { AuthCard, FormMessage } from '../../ui/auth-card.tsx'
 import { Link, useNavigate } from '../../ui/navigation.tsx'
 import { Turnstile } from '../../ui/turnstile.tsx'
 import { OAuthButtons } from './oauth-buttons.tsx'
+import { SignedInCard } from './signed-in-card.tsx'
 import { credentialsProblem } from '../../../domain/account-rules.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../ui/icons/person.ts'
+import '../../ui/icons/shield-lock.ts'
 
 export interface LoginScreenProps {
   /** hide the links to registration and password reset */
@@ -31,6 +37,7 @@ export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
   const navigate = useNavigate()
   const status = useStore($status)
   const route = useStore($route)
+  const user = useStore($session)
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [message, setMessage] = useState<string | null>(null)
@@ -40,11 +47,12 @@ export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
   const turnstileOn = !!status?.turnstile_check && !!status.turnstile_site_key
   const passwordLogin = status?.password_login !== false
 
-  function signedIn(user: User, defaultPassword = false) {
-    signIn(user)
+  function signedIn(answer: User, defaultPassword = false) {
+    signIn(answer)
     toast.success(t('login.success'))
     if (defaultPassword) toast.warning(t('login.defaultPassword'), 20000)
-    onLogin?.(user)
+    // the event carries the stored user: never the credential or an access token
+    onLogin?.($session.get() ?? answer)
     navigate(AFTER_LOGIN_PATH)
   }
 
@@ -71,6 +79,7 @@ export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
     }
   }
 
+  if (user) return <SignedInCard user={user} />
   return (
     <AuthCard
       title={t('login.title')}

@@ -6,6 +6,10 @@ import * as oauthApi from '../../api/oauth.ts'
 import type { User } from '../../api/types.ts'
 import { WechatDialog } from './wechat-dialog.tsx'
 import { TelegramLogin } from './telegram-login.tsx'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '../../ui/icons/github.ts'
+import '../../ui/icons/wechat.ts'
 
 /**
  * The outside sign-in methods, each shown only when the public status enables it: the

@@ -3,6 +3,9 @@ import { useT } from '../../i18n/t.ts'
 import * as oauthApi from '../../api/oauth.ts'
 import type { User } from '../../api/types.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
 
 /** The messaging-app sign-in: a QR code to follow the account, and the code it sends (valid three minutes). */
 export function WechatDialog({

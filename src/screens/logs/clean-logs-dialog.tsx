@@ -1,17 +1,20 @@
 import { useState, type FormEvent } from 'react'
 import { useLogLabels } from './logs-labels.ts'
-import * as logsApi from '../../api/logs.ts'
+import { cleanLogs } from '../../stores/logs.ts'
 import { now } from '../../stores/clock.ts'
 import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
 import { MONTH } from '../../../domain/time.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
 
 /** The log-clear default date: one month (30 days) back (spec section 9). */
-export const CLEAN_DEFAULT_SECONDS_BACK = MONTH
+const CLEAN_DEFAULT_SECONDS_BACK = MONTH
 
 /** Administrators: deletes the logs older than a chosen time (DELETE /api/log/?target_timestamp=). */
-export function CleanLogsDialog({ open, onClose, onCleaned }: { open: boolean; onClose: () => void; onCleaned: () => void }) {
+export function CleanLogsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const t = useLogLabels()
   const [value, setValue] = useState(() => toLocalInput(Math.floor(now().getTime() / 1000) - CLEAN_DEFAULT_SECONDS_BACK))
   const [message, setMessage] = useState<string | null>(null)
@@ -27,9 +30,9 @@ export function CleanLogsDialog({ open, onClose, onCleaned }: { open: boolean; o
     }
     setBusy(true)
     try {
-      const count = await logsApi.clean(target)
+      // the list and its statistics start again
+      const count = await cleanLogs(target)
       toast.success(t('logs.clean.done', { n: count }))
-      onCleaned()
       onClose()
     } catch (error) {
       toast.error(t('logs.clean.failed'))

@@ -65,11 +65,15 @@ const en = {
   'logs.userInfo.used': 'Used quota',
   'logs.userInfo.requests': 'Requests',
   'logs.userInfo.email': 'E-mail',
+  'logs.userInfo.limited': 'Only the super administrator sees the account details of an administrator.',
   'logs.clean.open': 'Clean logs',
   'logs.clean.title': 'Clean old logs',
   'logs.clean.body': 'Deletes every log (all users) written before the chosen time. This cannot be undone.',
   'logs.clean.before': 'Delete logs before',
   'logs.clean.submit': 'Clean',
+  'logs.export.open': 'Export CSV',
+  'logs.export.progress': 'Downloading… {size}',
+  'logs.export.done': 'Saved {name} ({size})',
 } as const
 
 export type LogLabel = keyof typeof en
@@ -135,11 +139,15 @@ const zh: Record<LogLabel, string> = {
   'logs.userInfo.used': '已用额度',
   'logs.userInfo.requests': '请求次数',
   'logs.userInfo.email': '邮箱',
+  'logs.userInfo.limited': '管理员的账户详情仅超级管理员可见。',
   'logs.clean.open': '清理日志',
   'logs.clean.title': '清理历史日志',
   'logs.clean.body': '删除所选时间之前写入的全部日志（所有用户），此操作无法撤销。',
   'logs.clean.before': '删除此时间之前的日志',
   'logs.clean.submit': '清理',
+  'logs.export.open': '导出 CSV',
+  'logs.export.progress': '正在下载… {size}',
+  'logs.export.done': '已保存 {name}（{size}）',
 }
 
 export const useLogLabels = labelHook<LogLabel>(en, zh)

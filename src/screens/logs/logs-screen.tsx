@@ -1,9 +1,8 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useStore } from '@nanostores/react'
 import { useLogLabels } from './logs-labels.ts'
-import * as logsApi from '../../api/logs.ts'
-import type { Log, LogStat } from '../../api/types.ts'
-import { $isAdmin, $session } from '../../stores/session.ts'
+import { $logStat, logList, refreshLogStat, searchLogs, type LogFilters as AppliedFilters } from '../../stores/logs.ts'
+import { $isAdmin, $isRoot, $session } from '../../stores/session.ts'
 import { $status } from '../../stores/status.ts'
 import { $prefs, PAGE_SIZES } from '../../stores/prefs.ts'
 import { now } from '../../stores/clock.ts'
@@ -11,8 +10,7 @@ import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { LoadState } from '../../ui/load-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { Link } from '../../ui/navigation.tsx'
-import { usePagedList } from '../../ui/paged-list.ts'
+import { usePagedList } from '../../stores/paged-list.ts'
 import { useMediaQuery } from '../../ui/media.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
@@ -20,15 +18,22 @@ import { LogFilters, type LogDraft } from './log-filters.tsx'
 import { LogTable } from './log-table.tsx'
 import { UserInfoDialog } from './user-info-dialog.tsx'
 import { CleanLogsDialog } from './clean-logs-dialog.tsx'
+import { ExportLogs } from './export-logs.tsx'
 import listCss from '../../ui/list.css?inline'
 import logsCss from './logs.css?inline'
 import { DAY, HOUR } from '../../../domain/time.ts'
+import { SignInNotice } from '../../ui/sign-in-notice.tsx'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/spinner/spinner.js'
+import '../../ui/icons/journal-text.ts'
+import '@shoelace-style/shoelace/dist/components/select/select.js'
+import '@shoelace-style/shoelace/dist/components/option/option.js'
 
 /** Below this width the filter form folds behind a "Filters" toggle. */
 export const SMALL_SCREEN = '(max-width: 640px)'
 
 /** Default log range (spec section 9): 24 h ago to 1 h ahead. */
-export const LOG_RANGE = { back: DAY, ahead: HOUR }
+const LOG_RANGE = { back: DAY, ahead: HOUR }
 
 function defaultDraft(): LogDraft {
   const t = Math.floor(now().getTime() / 1000)
@@ -43,7 +48,7 @@ function defaultDraft(): LogDraft {
   }
 }
 
-function toFilters(d: LogDraft): logsApi.LogFilters {
+function toFilters(d: LogDraft): AppliedFilters {
   const channel = Number(d.channel.trim())
   return {
     type: Number(d.type) || 0,
@@ -56,6 +61,16 @@ function toFilters(d: LogDraft): logsApi.LogFilters {
   }
 }
 
+const pageSizeOf = (stored: number) => (PAGE_SIZES.includes(stored as (typeof PAGE_SIZES)[number]) ? stored : PAGE_SIZES[0])
+
+/** Starts the signed-in user's first page of logs as soon as this screen's code arrives (see routes.tsx). */
+export function prefetch(): void {
+  const user = $session.get()
+  if (!user) return
+  const filters = { admin: $isAdmin.get(), user: user.id }
+  logList.prime({ pageSize: pageSizeOf($prefs.get()['log-page-size']), filters, start: toFilters(defaultDraft()) })
+}
+
 /**
  * Usage logs (/log): filters, the statistics line, the table and "load more". Administrators
  * (role >= 10) read everyone's logs with username and channel filters, the user-info dialog and
@@ -65,61 +80,39 @@ export function LogsScreen() {
   const t = useLogLabels()
   const user = useStore($session)
   const admin = useStore($isAdmin)
+  // cleaning the log is root's (spec sections 2 and 6)
+  const root = useStore($isRoot)
   const status = useStore($status)
   const { 'log-page-size': pageSize } = useStore($prefs, { keys: ['log-page-size'] })
   const [draft, setDraft] = useState<LogDraft>(defaultDraft)
-  const [applied, setApplied] = useState<logsApi.LogFilters>(() => toFilters(draft))
-  const [stat, setStat] = useState<LogStat | null | 'error'>(null)
+  const [start] = useState<AppliedFilters>(() => toFilters(draft))
+  const stat = useStore($logStat)
   const [userInfo, setUserInfo] = useState<{ id: number; username: string } | null>(null)
   const [cleaning, setCleaning] = useState(false)
-  const [generation, setGeneration] = useState(0)
   // on small screens the seven filters would fill the first screen: they fold behind a toggle
   const small = useMediaQuery(SMALL_SCREEN)
   const [filtersOpen, setFiltersOpen] = useState(false)
   const { copy, fallback } = useCopy()
-  const size = PAGE_SIZES.includes(pageSize as (typeof PAGE_SIZES)[number]) ? pageSize : PAGE_SIZES[0]
+  const size = pageSizeOf(pageSize)
 
-  const key = useMemo(
-    () => JSON.stringify({ applied, admin, size, user: user?.id ?? 0, generation }),
-    [applied, admin, size, user?.id, generation],
-  )
-  const fetchPage = useCallback((p: number) => logsApi.list(admin, applied, p, size), [admin, applied, size])
-  const list = usePagedList<Log>(fetchPage, size, key)
+  const userId = user?.id ?? 0
+  const list = usePagedList(logList, { pageSize: size, filters: { admin, user: userId }, start, enabled: !!user })
 
+  // after the list took the filters (its effects run first): the statistics of the same rows
   useEffect(() => {
-    if (!user) return
-    let live = true
-    setStat(null)
-    logsApi
-      .stat(admin, applied)
-      .then((s) => live && setStat(s))
-      .catch(() => live && setStat('error'))
-    return () => {
-      live = false
-    }
-  }, [admin, applied, user, generation])
+    if (userId) void refreshLogStat()
+  }, [admin, userId])
 
   if (!user) {
     return (
       <div className="tg-screen" data-screen="logs">
         <style>{listCss + logsCss}</style>
-        <EmptyState
-          icon="shield-lock"
-          title={t('logs.signInFirst')}
-          action={
-            <Link to="/login" className="tg-button tg-button--primary">
-              {t('top.login')}
-            </Link>
-          }
-        />
+        <SignInNotice title={t('logs.signInFirst')} />
       </div>
     )
   }
 
-  const search = () => {
-    setApplied(toFilters(draft))
-    setGeneration((g) => g + 1)
-  }
+  const search = () => searchLogs(toFilters(draft))
 
   return (
     <div className="tg-screen" data-screen="logs" data-mode={admin ? 'admin' : 'user'}>
@@ -128,11 +121,14 @@ export function LogsScreen() {
         title={t('nav.log')}
         description={admin ? t('logs.descriptionAdmin') : t('logs.description')}
         actions={
-          admin && (
-            <sl-button variant="default" size="small" onClick={() => setCleaning(true)} data-action="clean-logs">
-              {t('logs.clean.open')}
-            </sl-button>
-          )
+          <>
+            <ExportLogs />
+            {root && (
+              <sl-button variant="default" size="small" onClick={() => setCleaning(true)} data-action="clean-logs">
+                {t('logs.clean.open')}
+              </sl-button>
+            )}
+          </>
         }
       />
       {small && (
@@ -199,33 +195,31 @@ export function LogsScreen() {
                 {t('logs.shown', { n: rows.length })}
               </span>
               {list.hasMore && (
-                <sl-button size="small" onClick={list.more} loading={list.loadingMore} data-action="load-more">
+                <sl-button size="small" onClick={() => void list.loadMore()} loading={list.loadingMore} data-action="load-more">
                   {t('logs.loadMore')}
                 </sl-button>
               )}
-              <label className="tg-list-footer__end tg-muted tg-small">
-                {t('logs.pageSize')}
-                <select
-                  className="tg-select"
-                  name="page-size"
-                  value={String(size)}
-                  onChange={(e) => $prefs.setKey('log-page-size', Number(e.target.value))}
-                >
-                  {PAGE_SIZES.map((n) => (
-                    <option key={n} value={String(n)}>
-                      {n}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <sl-select
+                className="tg-list-footer__end tg-log__page-size"
+                name="page-size"
+                size="small"
+                hoist
+                label={t('logs.pageSize')}
+                value={String(size)}
+                onsl-change={(e: Event) => $prefs.setKey('log-page-size', Number((e.target as HTMLInputElement).value) || PAGE_SIZES[0])}
+              >
+                {PAGE_SIZES.map((n) => (
+                  <sl-option key={n} value={String(n)}>
+                    {n}
+                  </sl-option>
+                ))}
+              </sl-select>
             </div>
           </>
         )}
       </LoadState>
       {admin && <UserInfoDialog target={userInfo} onClose={() => setUserInfo(null)} />}
-      {admin && cleaning && (
-        <CleanLogsDialog open={cleaning} onClose={() => setCleaning(false)} onCleaned={() => setGeneration((g) => g + 1)} />
-      )}
+      {admin && cleaning && <CleanLogsDialog open={cleaning} onClose={() => setCleaning(false)} />}
       {fallback}
     </div>
   )

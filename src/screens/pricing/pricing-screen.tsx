@@ -11,6 +11,13 @@ import { PricingTable } from './pricing-table.tsx'
 import { filterPricing, type BillingFilter } from './pricing-rules.ts'
 import dataTableCss from '../../ui/data-table.css?inline'
 import pricingCss from './pricing.css?inline'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '@shoelace-style/shoelace/dist/components/option/option.js'
+import '@shoelace-style/shoelace/dist/components/select/select.js'
+import '@shoelace-style/shoelace/dist/components/switch/switch.js'
+import '../../ui/icons/search.ts'
+import '../../ui/icons/tags.ts'
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 
@@ -69,11 +76,12 @@ export function PricingScreen() {
       />
       <div className="tg-toolbar" role="search">
         <sl-input
+          className="tg-sr-label"
           name="search"
           size="small"
           clearable
           placeholder={t('pricing.search')}
-          aria-label={t('pricing.search')}
+          label={t('pricing.search')}
           value={text}
           onsl-input={(e: Event) => setText(valueOf(e))}
           onsl-clear={() => setText('')}
@@ -81,9 +89,10 @@ export function PricingScreen() {
           <sl-icon slot="prefix" name="search"></sl-icon>
         </sl-input>
         <sl-select
+          className="tg-inline-label"
           name="billing"
           size="small"
-          aria-label={t('pricing.col.billing')}
+          label={t('pricing.col.billing')}
           value={billing}
           onsl-change={(e: Event) => setBilling(valueOf(e) as BillingFilter)}
         >

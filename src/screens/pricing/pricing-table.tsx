@@ -5,6 +5,12 @@ import { $status } from '../../stores/status.ts'
 import { quotaPerUnit } from '../../ui/format.ts'
 import { formatUsd, isPerCall, quotaOf } from './pricing-rules.ts'
 import { callPrice, completionPricePerMillion, promptPricePerMillion } from '../../../domain/pricing.ts'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/icon-button/icon-button.js'
+import '@shoelace-style/shoelace/dist/components/tag/tag.js'
+import '../../ui/icons/check-circle-fill.ts'
+import '../../ui/icons/clipboard.ts'
+import '../../ui/icons/x-circle.ts'
 
 /**
  * The price list: whether the group can use each model, its billing type and its prices for the

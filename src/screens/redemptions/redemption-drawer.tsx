@@ -6,15 +6,20 @@ import type { Redemption } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { toast } from '../../stores/toasts.ts'
 import { formatQuota } from '../../ui/format.ts'
-import { AdminDrawer, DrawerActions } from '../../ui/admin-drawer.tsx'
-import { useLabels } from '../channels/admin-labels.ts'
-import { useLingering } from '../channels/admin-list.tsx'
-import { bodyProblem, codesFile, createBody, DEFAULT_REDEMPTION, int, type RedemptionForm } from './redemption-form.ts'
+import { AdminDrawer, DrawerActions } from '../../ui/admin/drawer.tsx'
+import { useLabels } from '../../ui/admin/labels.ts'
+import { useLingering } from '../../ui/admin/list.tsx'
+import { bodyProblem, codesFile, createBody, DEFAULT_REDEMPTION, int, type RedemptionForm } from './redemption-rules.ts'
 import { QUOTA_PRESETS } from '../../../domain/quota.ts'
 import type { Problem } from '../../../domain/problem.ts'
 import { REDEMPTION_COUNT_MAX, REDEMPTION_NAME_MAX } from '../../../domain/redemption-rules.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../ui/icons/download.ts'
 
-export interface RedemptionDrawerProps {
+interface RedemptionDrawerProps {
   /** the code being edited, 'new' for the create form, null when closed */
   editing: Redemption | 'new' | null
   onClose: () => void
@@ -126,7 +131,7 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
             variant={quota === p.quota ? 'primary' : 'default'}
             onClick={() => setForm((f) => ({ ...f, quota: String(p.quota) }))}
           >
-            {p.dollars}$
+            {`$${p.dollars}`}
           </sl-button>
         ))}
       </div>

@@ -1,43 +1,45 @@
 import { useState, type FormEvent } from 'react'
 import { useT } from '../../i18n/t.ts'
-import * as redemptionsApi from '../../api/redemptions.ts'
+import { redemptionList, removeRedemption, searchRedemptions, toggleRedemption } from '../../stores/redemptions.ts'
+import { usePagedList } from '../../stores/paged-list.ts'
 import type { Redemption } from '../../api/types.ts'
 import { toast } from '../../stores/toasts.ts'
+import { $isAdmin } from '../../stores/session.ts'
 import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { AdminSearch } from '../../ui/admin-search.tsx'
-import { LoadState } from '../../ui/load-state.tsx'
-import { EmptyState } from '../../ui/empty-state.tsx'
-import { useRowSelection } from '../../ui/row-selection.tsx'
-import { AdminGate, LoadMore, useConfirm, usePagedList } from '../channels/admin-list.tsx'
-import { useLabels } from '../channels/admin-labels.ts'
+import { AdminSearch } from '../../ui/admin/search.tsx'
+import { useRowSelection } from '../../ui/admin/row-selection.tsx'
+import { AdminRows, AdminScreen, useConfirm, usePending } from '../../ui/admin/list.tsx'
+import { useLabels } from '../../ui/admin/labels.ts'
 import { CreatedCodesDialog, RedemptionDrawer } from './redemption-drawer.tsx'
 import { RedemptionsTable, type RedemptionActions } from './redemptions-table.tsx'
-import adminCss from '../channels/admin.css?inline'
-import { REDEMPTION_STATUS } from '../../../domain/statuses.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '../../ui/icons/files.ts'
+import '../../ui/icons/plus-lg.ts'
+import '../../ui/icons/ticket-perforated.ts'
 
-/** The code list comes 10 per call (spec section 7). */
-const PAGE = 10
+/** Starts an administrator's first page of codes as soon as this screen's code arrives (see routes.tsx). */
+export function prefetch(): void {
+  if ($isAdmin.get()) redemptionList.prime({})
+}
 
 /** Redemption codes (/redemption), for administrators. */
 export function RedemptionsScreen() {
   return (
-    <div className="tg-admin" data-screen="redemptions">
-      <style>{adminCss}</style>
-      <AdminGate>
-        <RedemptionsManager />
-      </AdminGate>
-    </div>
+    <AdminScreen name="redemptions">
+      <RedemptionsManager />
+    </AdminScreen>
   )
 }
 
 function RedemptionsManager() {
   const t = useT()
   const L = useLabels()
-  const list = usePagedList<Redemption>((p) => redemptionsApi.list(p), PAGE)
-  const { setRows, reload } = list
+  const list = usePagedList(redemptionList)
+  const { reload } = list
   const [keyword, setKeyword] = useState('')
-  const [pending, setPending] = useState<ReadonlySet<string>>(new Set())
+  const { pending, withPending } = usePending()
   const [editing, setEditing] = useState<Redemption | 'new' | null>(null)
   const [created, setCreated] = useState<{ name: string; codes: string[] } | null>(null)
   const { confirm, dialog } = useConfirm()
@@ -46,33 +48,11 @@ function RedemptionsManager() {
   const selection = useRowSelection(rows)
   const { selected } = selection
 
-  async function withPending(tag: string, fn: () => Promise<void>) {
-    setPending((p) => new Set(p).add(tag))
-    try {
-      await fn()
-    } catch {
-      // the API client has shown the server's message
-    } finally {
-      setPending((p) => {
-        const next = new Set(p)
-        next.delete(tag)
-        return next
-      })
-    }
-  }
-
-  const replaceRow = (r: Redemption) => setRows((all) => all.map((x) => (x.id === r.id ? { ...x, ...r } : x)))
-
   const actions: RedemptionActions = {
     copy: (r) => void copy(r.key),
     toggle: (r) =>
       void withPending(`${r.id}:status`, async () => {
-        replaceRow(
-          await redemptionsApi.setStatus(
-            r.id,
-            r.status === REDEMPTION_STATUS.unused ? REDEMPTION_STATUS.disabled : REDEMPTION_STATUS.unused,
-          ),
-        )
+        await toggleRedemption(r)
         toast.success(t('admin.done'))
       }),
     edit: (r) => setEditing(r),
@@ -81,8 +61,7 @@ function RedemptionsManager() {
         const ok = await confirm({ title: L('redemptions.confirmDelete', { name: r.name }), confirmLabel: L('admin.delete'), danger: true })
         if (!ok) return
         await withPending(`${r.id}:delete`, async () => {
-          await redemptionsApi.remove(r.id)
-          setRows((all) => all.filter((x) => x.id !== r.id))
+          await removeRedemption(r)
           selection.drop(r.id)
           toast.success(t('admin.done'))
         })
@@ -101,13 +80,12 @@ function RedemptionsManager() {
   function search(e: FormEvent) {
     e.preventDefault()
     selection.clear()
-    if (!keyword.trim()) void reload()
-    else void list.showSearch(() => redemptionsApi.search(keyword))
+    void searchRedemptions(keyword)
   }
 
   function onSaved(result: { created?: { name: string; codes: string[] }; updated?: Redemption }) {
     setEditing(null)
-    if (result.updated) replaceRow(result.updated)
+    if (result.updated) list.replace(result.updated)
     if (result.created) {
       setCreated(result.created)
       void reload()
@@ -139,22 +117,14 @@ function RedemptionsManager() {
           {L('redemptions.copySelected', { n: selected.size })}
         </sl-button>
       </div>
-      <LoadState
-        load={list.load}
-        skeletonRows={5}
-        onRetry={() => void reload()}
-        isEmpty={(data) => data.length === 0}
-        empty={
-          <EmptyState icon="ticket-perforated" title={list.searching ? L('redemptions.noMatch') : L('redemptions.empty')}>
-            {list.searching ? L('admin.noMatchBody') : L('redemptions.emptyBody')}
-          </EmptyState>
-        }
+      <AdminRows
+        list={list}
+        icon="ticket-perforated"
+        empty={{ title: L('redemptions.empty'), body: L('redemptions.emptyBody') }}
+        noMatch={L('redemptions.noMatch')}
       >
         {(data) => <RedemptionsTable rows={data} selection={selection} actions={actions} pending={pending} />}
-      </LoadState>
-      <div className="tg-admin__footer">
-        <LoadMore list={list} />
-      </div>
+      </AdminRows>
       <RedemptionDrawer editing={editing} onClose={() => setEditing(null)} onSaved={onSaved} />
       <CreatedCodesDialog created={created} onCopy={(text) => void copy(text)} onClose={() => setCreated(null)} />
       {dialog}

@@ -3,11 +3,13 @@ import { useLocale } from '../../i18n/t.ts'
 import type { Redemption } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
-import { SelectAllCell, SelectRowCell, type RowSelection } from '../../ui/row-selection.tsx'
+import { SelectAllCell, SelectRowCell, type RowSelection } from '../../ui/admin/row-selection.tsx'
 import { formatDateTime } from '../../ui/datetime.ts'
-import { useLabels, type LabelKey } from '../channels/admin-labels.ts'
-import { canEdit, canEnable } from './redemption-form.ts'
+import { useLabels, type LabelKey } from '../../ui/admin/labels.ts'
+import { canEdit, canEnable } from './redemption-rules.ts'
 import { REDEMPTION_STATUS } from '../../../domain/statuses.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/tag/tag.js'
 
 export interface RedemptionActions {
   copy: (r: Redemption) => void
@@ -76,7 +78,7 @@ export function RedemptionsTable({
                   </span>
                 </td>
                 <td data-label={L('redemptions.col.key')}>
-                  <code className="tg-admin__mono" data-cell="key">
+                  <code className="tg-admin__mono tg-admin__code" data-cell="key" title={r.key}>
                     {r.key}
                   </code>
                 </td>
@@ -88,7 +90,9 @@ export function RedemptionsTable({
                 <td data-label={L('redemptions.col.quota')} data-cell="quota">
                   {formatQuota(r.quota ?? 0, status)}
                 </td>
-                <td data-label={L('redemptions.col.created')}>{formatDateTime(r.created_time, locale)}</td>
+                <td data-label={L('redemptions.col.created')} data-cell="created" className="tg-admin__nowrap">
+                  {formatDateTime(r.created_time, locale)}
+                </td>
                 <td data-label={L('redemptions.col.usedBy')} data-cell="used-by">
                   {r.used_user_id ? r.used_user_id : '-'}
                 </td>

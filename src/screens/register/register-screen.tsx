@@ -12,8 +12,14 @@ import { useCountdown } from '../../ui/countdown.ts'
 import { credentialsProblem, passwordProblem, passwordsDifferProblem, USERNAME_MAX } from '../../../domain/account-rules.ts'
 import { firstProblem } from '../../../domain/problem.ts'
 import { RESEND_LOCK_SECONDS } from '../../../domain/time.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../ui/icons/envelope.ts'
+import '../../ui/icons/person.ts'
+import '../../ui/icons/shield-lock.ts'
 
-export interface RegisterScreenProps {
+interface RegisterScreenProps {
   /** hide the link to sign-in */
   noLinks?: boolean
   /** an account was created through this screen */

@@ -6,6 +6,10 @@ import { $route } from '../../stores/route.ts'
 import { AuthCard, FormMessage } from '../../ui/auth-card.tsx'
 import { Link } from '../../ui/navigation.tsx'
 import { useCopy } from '../../ui/copy-to-clipboard.tsx'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/icon-button/icon-button.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../ui/icons/clipboard.ts'
 
 /**
  * Password-reset confirmation: reads email and token from the page query, asks the server for a

@@ -9,6 +9,10 @@ import { Link } from '../../ui/navigation.tsx'
 import { Turnstile } from '../../ui/turnstile.tsx'
 import { useCountdown } from '../../ui/countdown.ts'
 import { RESEND_LOCK_SECONDS } from '../../../domain/time.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../ui/icons/envelope.ts'
 
 /** Password-reset request: the account's e-mail; the send button is locked 30 s after each send. */
 export function ResetScreen({ noLinks = false }: { noLinks?: boolean }) {

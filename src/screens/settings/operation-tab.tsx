@@ -1,12 +1,14 @@
 import { useState } from 'react'
 import { useLabels } from './option-labels.ts'
 import { useT } from '../../i18n/t.ts'
-import * as optionsApi from '../../api/options.ts'
+import { resetModelRatios } from '../../stores/options.ts'
 import { toast } from '../../stores/toasts.ts'
 import { Link } from '../../ui/navigation.tsx'
-import { OptionFields, OptionSection, OptionsTab, useOptionForm, useOptions, type FieldDef } from './option-form.tsx'
+import { OptionsTab, useOptionForm, useOptions, type FieldDef } from './option-form.tsx'
+import { OptionFields, OptionSection } from './option-fields.tsx'
 import { SimpleSection } from './option-simple.tsx'
 import { useConfirm } from './option-confirm.tsx'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
 
 const sw = (key: string): FieldDef => ({ key, kind: 'switch' })
 const text = (key: string, extra: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'text', ...extra })
@@ -15,7 +17,7 @@ const num = (key: string, extra: Partial<FieldDef> = {}): FieldDef => ({ key, ki
 const json = (key: string, hint?: FieldDef['hint']): FieldDef => ({ key, kind: 'json', hint })
 
 /** The option forms of the operation tab, by section (spec sections 2, 3 and 5). */
-export const OPERATION_FIELDS = {
+const OPERATION_FIELDS = {
   general: [
     text('TopUpLink', { hint: 'optHint.TopUpLink', placeholder: 'https://' }),
     text('ChatLink', { hint: 'optHint.ChatLink', placeholder: 'https://' }),
@@ -41,8 +43,12 @@ export const OPERATION_FIELDS = {
     sw('MjForwardUrlEnabled'),
     sw('MjModeClearEnabled'),
     sw('MjTranslate'),
+    text('MjTranslateModel', { placeholder: 'gpt-4o-mini' }),
     sw('ViggleProEnabled'),
     text('MjCDNProxy', { placeholder: 'https://' }),
+    sw('MjActionCheckSuccessEnabled'),
+    num('TaskPollInterval'),
+    num('TaskTimeout'),
   ],
   sensitive: [sw('CheckSensitiveEnabled'), sw('CheckSensitiveOnPromptEnabled'), { key: 'SensitiveWords', kind: 'textarea' }],
   logs: [sw('LogConsumeEnabled')],
@@ -100,7 +106,7 @@ function RatiosSection() {
     if (!(await confirm(t('options.resetRatiosConfirm'), t('options.resetRatios')))) return
     setResetting(true)
     try {
-      await optionsApi.resetModelRatios()
+      await resetModelRatios()
       toast.success(t('options.resetRatiosDone'))
       form.discard(['ModelRatio', 'CompletionRatio'])
       reload()

@@ -2,6 +2,11 @@ import { useId, useState, type KeyboardEvent } from 'react'
 import { useT } from '../../i18n/t.ts'
 import type { FieldDef, OptionForm } from './option-form.tsx'
 import { emailDomains } from '../../../domain/option-rules.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/icon-button/icon-button.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../ui/icons/plus-lg.ts'
 
 /**
  * EmailDomainWhitelist edited as a list: one tag per domain, an input to add more (several at

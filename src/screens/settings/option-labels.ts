@@ -1,5 +1,4 @@
-import { useCallback } from 'react'
-import { useLocale } from '../../i18n/t.ts'
+import { labelHook, type Labels as LabelsOf } from '../../ui/labels.ts'
 import type { Locale } from '../../stores/prefs.ts'
 
 /**
@@ -25,6 +24,11 @@ const en = {
   'opsec.quotaHint': 'Quota given to new and invited users, and the amount held back while a request runs.',
   'opsec.ratios': 'Ratios',
   'opsec.ratiosHint': 'Pricing as JSON objects, checked when you leave a field.',
+  'opsec.embed': 'Embedding sites',
+  'opsec.embedHint':
+    'Sites that may sign users in with the embedded elements (in addition to the CORS_ORIGINS setting of the server). Any site may show public prices.',
+  'opt.EmbedOrigins': 'Allowed sites',
+  'optHint.EmbedOrigins': 'One origin a line, for example https://shop.example (no path).',
   'opsec.server': 'Server address',
   'opsec.serverHint': 'The address users reach this site at; payment and sign-in callbacks are built from it.',
   'opsec.worker': 'Worker proxy',
@@ -80,7 +84,11 @@ const en = {
   'opt.MjModeClearEnabled': 'Remove mode flags from prompts (--fast, --relax, --turbo)',
   'opt.MjCDNProxy': 'Image CDN proxy',
   'opt.MjTranslate': 'Translate prompts to English',
+  'opt.MjTranslateModel': 'Chat model that translates prompts',
   'opt.ViggleProEnabled': 'Viggle Pro',
+  'opt.MjActionCheckSuccessEnabled': 'Allow actions only on images that succeeded',
+  'opt.TaskPollInterval': 'Seconds between task status checks',
+  'opt.TaskTimeout': 'Seconds before an unfinished task fails (and is refunded)',
   'opt.CheckSensitiveEnabled': 'Check for sensitive words',
   'opt.CheckSensitiveOnPromptEnabled': 'Check prompts',
   'opt.SensitiveWords': 'Sensitive words, one per line',
@@ -193,6 +201,10 @@ const zh: Record<LabelKey, string> = {
   'opsec.quotaHint': '新用户和邀请奖励的额度，以及请求进行中预扣的额度。',
   'opsec.ratios': '倍率设置',
   'opsec.ratiosHint': '以 JSON 对象表示的计价设置，离开输入框时校验。',
+  'opsec.embed': '嵌入网站',
+  'opsec.embedHint': '允许通过嵌入组件让用户登录的网站（另加服务器的 CORS_ORIGINS 设置）。任何网站都可以显示公开价格。',
+  'opt.EmbedOrigins': '允许的网站',
+  'optHint.EmbedOrigins': '每行一个来源，例如 https://shop.example（不带路径）。',
   'opsec.server': '服务器地址',
   'opsec.serverHint': '用户访问本站的地址；支付和登录回调都基于它生成。',
   'opsec.worker': '代理设置',
@@ -248,7 +260,11 @@ const zh: Record<LabelKey, string> = {
   'opt.MjModeClearEnabled': '清除提示词中的模式参数（--fast、--relax、--turbo）',
   'opt.MjCDNProxy': '图片 CDN 代理',
   'opt.MjTranslate': '将提示词翻译成英文',
+  'opt.MjTranslateModel': '翻译提示词所用的对话模型',
   'opt.ViggleProEnabled': 'Viggle Pro',
+  'opt.MjActionCheckSuccessEnabled': '仅允许对已成功的图片执行操作',
+  'opt.TaskPollInterval': '任务状态查询间隔（秒）',
+  'opt.TaskTimeout': '任务超时秒数（超时未完成即失败并退还额度）',
   'opt.CheckSensitiveEnabled': '启用屏蔽词检查',
   'opt.CheckSensitiveOnPromptEnabled': '检查提示词',
   'opt.SensitiveWords': '屏蔽词，每行一个',
@@ -344,10 +360,7 @@ const zh: Record<LabelKey, string> = {
 
 export const OPTION_LABELS: Readonly<Record<Locale, Readonly<Record<LabelKey, string>>>> = { en, zh }
 
-export type Labels = (key: LabelKey) => string
+export type Labels = LabelsOf<LabelKey>
 
-/** The label function for the current locale. */
-export function useLabels(): Labels {
-  const locale = useLocale()
-  return useCallback((key: LabelKey) => OPTION_LABELS[locale][key] ?? en[key], [locale])
-}
+/** The label function of the settings forms for the current locale. */
+export const useLabels = labelHook<LabelKey>(en, zh)

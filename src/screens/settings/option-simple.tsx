@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
-import { OptionSection, useOptionForm, type FieldDef } from './option-form.tsx'
+import { useOptionForm, type FieldDef } from './option-form.tsx'
+import { OptionSection } from './option-fields.tsx'
 
 /** An option form drawn in the standard layout: its fields, then Save. */
 export function SimpleSection({

@@ -2,13 +2,14 @@ import { useId } from 'react'
 import { useLabels, type LabelKey } from './option-labels.ts'
 import { useT } from '../../i18n/t.ts'
 import { isHttpUrl, sanitizeHtml } from '../../ui/sanitize.ts'
-import { OptionField, OptionSection, OptionsTab, useOptionForm, type FieldDef } from './option-form.tsx'
+import { OptionsTab, useOptionForm, type FieldDef } from './option-form.tsx'
+import { OptionField, OptionSection } from './option-fields.tsx'
 import { SimpleSection } from './option-simple.tsx'
 
 const html = (key: string): FieldDef => ({ key, kind: 'textarea', code: true })
 
 /** The option forms of the other tab: one key each, each with its own Save. */
-export const OTHER_FIELDS = {
+const OTHER_FIELDS = {
   notice: [html('Notice')],
   systemName: [{ key: 'SystemName', kind: 'text' }],
   logo: [{ key: 'Logo', kind: 'text', placeholder: 'https://' }],

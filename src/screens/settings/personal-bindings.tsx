@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react'
 import { useStore } from '@nanostores/react'
 import { useLocale } from '../../i18n/t.ts'
 import { useSettingsLabels } from './personal-labels.ts'
@@ -13,6 +13,14 @@ import { FormMessage } from '../../ui/auth-card.tsx'
 import { useCountdown } from '../../ui/countdown.ts'
 import { Turnstile } from '../../ui/turnstile.tsx'
 import { RESEND_LOCK_SECONDS } from '../../../domain/time.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../ui/icons/envelope.ts'
+import '../../ui/icons/github.ts'
+import '../../ui/icons/telegram.ts'
+import '../../ui/icons/wechat.ts'
 
 function EmailDialog({
   open,
@@ -173,20 +181,30 @@ function WechatBindDialog({ open, qrCode, onClose }: { open: boolean; qrCode: st
   )
 }
 
-/** The chat-app widget with the bind URL as its auth URL (built directly: its script cannot find itself in a shadow root). */
+/**
+ * The chat-app widget with the bind URL as its auth URL (built directly: its script cannot find
+ * itself in a shadow root). The URL carries a one-time state of this session, asked for first:
+ * the server binds the widget's answer only with it.
+ */
 function TelegramBind({ botName }: { botName: string }) {
   const locale = useLocale()
+  const [state, setState] = useState('')
+  useEffect(() => {
+    selfApi.telegramBindState().then(setState, () => undefined)
+  }, [])
   const src = useMemo(() => {
-    const authUrl = new URL(`${$config.get().apiBase}${selfApi.TELEGRAM_BIND_PATH}`, location.href).href
+    const authUrl = new URL(`${$config.get().apiBase}${selfApi.TELEGRAM_BIND_PATH}`, location.href)
+    authUrl.searchParams.set('state', state)
     const q = new URLSearchParams({
       origin: location.origin,
-      return_to: authUrl,
+      return_to: authUrl.href,
       size: 'medium',
       request_access: 'write',
       lang: locale === 'zh' ? 'zh-hans' : 'en',
     })
     return `https://oauth.telegram.org/embed/${encodeURIComponent(botName)}?${q}`
-  }, [botName, locale])
+  }, [botName, locale, state])
+  if (!state) return null
   return <iframe className="tg-telegram-bind" src={src} title="Telegram" scrolling="no" data-auth-url={selfApi.TELEGRAM_BIND_PATH}></iframe>
 }
 

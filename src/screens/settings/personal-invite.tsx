@@ -11,9 +11,14 @@ import { formatQuota, quotaPerUnit } from '../../ui/format.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { problemMessage } from '../../i18n/t.ts'
 import { transferProblem } from '../../../domain/account-rules.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../ui/icons/clipboard.ts'
 
 /** The invite link: the registration page with the user's invite code as ?aff=. */
-export function inviteLink(code: string): string {
+function inviteLink(code: string): string {
   return new URL(consoleUrl(`/register?aff=${encodeURIComponent(code)}`), location.href).href
 }
 

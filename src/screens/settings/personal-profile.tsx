@@ -7,6 +7,8 @@ import { roleTier, type RoleTier } from '../../../domain/roles.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
+import '@shoelace-style/shoelace/dist/components/avatar/avatar.js'
+import '@shoelace-style/shoelace/dist/components/tag/tag.js'
 
 const ROLE_VARIANT: Record<RoleTier, string> = { root: 'danger', admin: 'warning', user: 'primary' }
 

@@ -9,6 +9,13 @@ import { useNavigate } from '../../ui/navigation.tsx'
 import { problemMessage } from '../../i18n/t.ts'
 import { passwordProblem, passwordsDifferProblem } from '../../../domain/account-rules.ts'
 import { firstProblem } from '../../../domain/problem.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../ui/icons/clipboard.ts'
+import '../../ui/icons/key.ts'
+import '../../ui/icons/shield-lock.ts'
 
 function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const t = useSettingsLabels()

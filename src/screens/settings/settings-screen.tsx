@@ -10,13 +10,15 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import listCss from '../../ui/list.css?inline'
 import personalCss from './personal-settings.css?inline'
 import { PersonalTab } from './personal-tab.tsx'
+import '@shoelace-style/shoelace/dist/components/spinner/spinner.js'
+import '../../ui/icons/shield-lock.ts'
 
 // only the super administrator opens these: they load on first use, in their own chunks
 const OperationTab = lazy(async () => ({ default: (await import('./operation-tab.tsx')).OperationTab }))
 const SystemTab = lazy(async () => ({ default: (await import('./system-tab.tsx')).SystemTab }))
 const OtherTab = lazy(async () => ({ default: (await import('./other-tab.tsx')).OtherTab }))
 
-export type SettingsTab = 'personal' | 'operation' | 'system' | 'other'
+type SettingsTab = 'personal' | 'operation' | 'system' | 'other'
 
 const TABS: ReadonlyArray<{ name: SettingsTab; label: SettingsLabel | MessageKey; rootOnly: boolean }> = [
   { name: 'personal', label: 'settings.tab.personal', rootOnly: false },
@@ -26,7 +28,7 @@ const TABS: ReadonlyArray<{ name: SettingsTab; label: SettingsLabel | MessageKey
 ]
 
 /** The tab to show: the asked one if this user may see it, else personal (the default). */
-export function pickTab(asked: string | undefined, root: boolean): SettingsTab {
+function pickTab(asked: string | undefined, root: boolean): SettingsTab {
   const found = TABS.find((tab) => tab.name === asked)
   return found && (!found.rootOnly || root) ? found.name : 'personal'
 }

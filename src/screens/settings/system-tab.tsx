@@ -2,7 +2,8 @@ import { useEffect } from 'react'
 import { useLabels } from './option-labels.ts'
 import { useT } from '../../i18n/t.ts'
 import { toast } from '../../stores/toasts.ts'
-import { OptionField, OptionFields, OptionSection, OptionsTab, useOptionForm, useOptions, type FieldDef } from './option-form.tsx'
+import { OptionsTab, useOptionForm, useOptions, type FieldDef } from './option-form.tsx'
+import { OptionField, OptionFields, OptionSection } from './option-fields.tsx'
 import { SimpleSection } from './option-simple.tsx'
 import { useConfirm } from './option-confirm.tsx'
 import { SMTP_PORT, SMTPS_PORT } from '../../../domain/option-rules.ts'
@@ -18,8 +19,9 @@ const secret = (key: string): FieldDef => ({ key, kind: 'secret', sendIfSet: tru
 const SSL_PORT = String(SMTPS_PORT)
 
 /** The option forms of the system tab, by section (spec sections 2, 3 and 5). */
-export const SYSTEM_FIELDS = {
+const SYSTEM_FIELDS = {
   server: [url('ServerAddress', 'optHint.ServerAddress')],
+  embed: [{ key: 'EmbedOrigins', kind: 'textarea', code: true, hint: 'optHint.EmbedOrigins', placeholder: 'https://shop.example' }],
   worker: [url('WorkerUrl', 'optHint.WorkerUrl'), secret('WorkerValidKey')],
   payment: [
     url('PayAddress', 'optHint.PayAddress'),
@@ -142,6 +144,7 @@ function SystemForms() {
   return (
     <>
       <SimpleSection id="server" title={lt('opsec.server')} hint={lt('opsec.serverHint')} fields={SYSTEM_FIELDS.server} />
+      <SimpleSection id="embed" title={lt('opsec.embed')} hint={lt('opsec.embedHint')} fields={SYSTEM_FIELDS.embed} />
       <SimpleSection id="worker" title={lt('opsec.worker')} hint={lt('opsec.workerHint')} fields={SYSTEM_FIELDS.worker} />
       <PaymentSection />
       <LoginSection />
@@ -156,7 +159,7 @@ function SystemForms() {
 }
 
 /**
- * The system settings tab (super administrator): server address, worker proxy, payment, login
+ * The system settings tab (super administrator): server address, embedding sites, worker proxy, payment, login
  * and registration, e-mail domain whitelist, SMTP, GitHub OAuth, WeChat server, Telegram login
  * and the bot check.
  */

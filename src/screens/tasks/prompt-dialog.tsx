@@ -1,6 +1,10 @@
 import type { CSSProperties } from 'react'
 import { useTaskLabels } from './tasks-labels.ts'
 import type { TaskRecord } from '../../api/types.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '../../ui/icons/clipboard.ts'
 
 /** The whole prompt of a task (and its English version, lyrics or description) with copy buttons. */
 export function PromptDialog({ task, onClose, onCopy }: { task: TaskRecord | null; onClose: () => void; onCopy: (text: string) => void }) {

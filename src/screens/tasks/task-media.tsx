@@ -3,7 +3,7 @@ import type { TaskRecord } from '../../api/types.ts'
 import { useTaskLabels } from './tasks-labels.ts'
 import { mediaKind, type MediaKind } from './task-rules.ts'
 
-export interface Media {
+interface Media {
   url: string
   kind: MediaKind
 }

@@ -2,7 +2,7 @@ import type { MessageKey } from '../../i18n/t.ts'
 import type { TaskLabel } from './tasks-labels.ts'
 import type { TaskPlatform } from '../../api/tasks.ts'
 
-export type Variant = 'success' | 'primary' | 'warning' | 'neutral' | 'danger'
+type Variant = 'success' | 'primary' | 'warning' | 'neutral' | 'danger'
 
 /** A label to show: a message key, or the raw value when the spec names no label for it. */
 export type Label = { key: TaskLabel | MessageKey; variant: Variant; raw?: undefined } | { raw: string; variant: Variant; key?: undefined }

@@ -14,9 +14,10 @@ import {
   type Label,
 } from './task-rules.ts'
 import { MediaPreview, taskMedia } from './task-media.tsx'
+import '@shoelace-style/shoelace/dist/components/tag/tag.js'
 
 /** Prompts longer than this are cut in the table; the whole text opens in a dialog. */
-export const PROMPT_PREVIEW = 60
+const PROMPT_PREVIEW = 60
 
 const labelText = (t: Labels<TaskLabel>, l: Label) => (l.key ? t(l.key) : l.raw)
 
@@ -67,7 +68,7 @@ export function TaskTable({
             <th scope="col">{t('tasks.col.action')}</th>
             <th scope="col">{t('tasks.col.taskId')}</th>
             {admin && mj && <th scope="col">{t('tasks.col.submitResult')}</th>}
-            <th scope="col">{t('tasks.col.status')}</th>
+            {admin && <th scope="col">{t('tasks.col.status')}</th>}
             <th scope="col">{t('tasks.col.progress')}</th>
             {video && <th scope="col">{t('tasks.col.videoDuration')}</th>}
             <th scope="col">{t('tasks.col.result')}</th>
@@ -127,11 +128,13 @@ export function TaskTable({
                     </sl-tag>
                   </td>
                 )}
-                <td data-col="status">
-                  <sl-tag size="small" variant={status.variant} data-status={task.status ?? ''}>
-                    {labelText(t, status)}
-                  </sl-tag>
-                </td>
+                {admin && (
+                  <td data-col="status">
+                    <sl-tag size="small" variant={status.variant} data-status={task.status ?? ''}>
+                      {labelText(t, status)}
+                    </sl-tag>
+                  </td>
+                )}
                 <td data-col="progress" className="tg-nowrap">
                   {task.progress || '—'}
                 </td>

@@ -1,8 +1,9 @@
-import { useCallback, useMemo, useState } from 'react'
+import { useState } from 'react'
 import { useStore } from '@nanostores/react'
 import type { MessageKey } from '../../i18n/t.ts'
 import { useTaskLabels, type TaskLabel } from './tasks-labels.ts'
-import * as tasksApi from '../../api/tasks.ts'
+import { exportTasks, taskList, type TaskFilters as AppliedFilters, type TaskPlatform } from '../../stores/tasks.ts'
+import { ExportButton } from '../logs/export-button.tsx'
 import type { TaskRecord } from '../../api/types.ts'
 import { $isAdmin, $session } from '../../stores/session.ts'
 import { $status } from '../../stores/status.ts'
@@ -11,8 +12,7 @@ import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { LoadState } from '../../ui/load-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { Link } from '../../ui/navigation.tsx'
-import { usePagedList } from '../../ui/paged-list.ts'
+import { usePagedList } from '../../stores/paged-list.ts'
 import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
 import listCss from '../../ui/list.css?inline'
 import { TaskFilters, type TaskDraft } from './task-filters.tsx'
@@ -20,8 +20,14 @@ import { TaskTable } from './task-table.tsx'
 import { PromptDialog } from './prompt-dialog.tsx'
 import tasksCss from './tasks.css?inline'
 import { HOUR, MONTH } from '../../../domain/time.ts'
+import { SignInNotice } from '../../ui/sign-in-notice.tsx'
+import '@shoelace-style/shoelace/dist/components/alert/alert.js'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '../../ui/icons/exclamation-triangle.ts'
+import '../../ui/icons/hourglass-split.ts'
 
-export type TaskKind = tasksApi.TaskPlatform
+export type TaskKind = TaskPlatform
 
 /** Every task list, by its route name. */
 export const TASK_KINDS: readonly TaskKind[] = ['midjourney', 'suno', 'luma', 'lumav2', 'viggle', 'runway', 'pika', 'kling', 'ideo']
@@ -39,7 +45,7 @@ const TITLE: Record<TaskKind, TaskLabel | MessageKey> = {
 }
 
 /** The name each list gives the provider task id (spec section 3). */
-export const ID_NAME: Record<TaskKind, string> = {
+const ID_NAME: Record<TaskKind, string> = {
   midjourney: 'mj_id',
   suno: 'suno_id',
   luma: 'luma_id',
@@ -52,14 +58,14 @@ export const ID_NAME: Record<TaskKind, string> = {
 }
 
 /** Default range of the task lists (spec section 9): 30 days back to 1 h ahead. */
-export const TASK_RANGE = { back: MONTH, ahead: HOUR }
+const TASK_RANGE = { back: MONTH, ahead: HOUR }
 
 function defaultDraft(): TaskDraft {
   const t = Math.floor(now().getTime() / 1000)
   return { mj_id: '', start: toLocalInput(t - TASK_RANGE.back), end: toLocalInput(t + TASK_RANGE.ahead), channel_id: '', platfrom: '' }
 }
 
-function toFilters(d: TaskDraft): tasksApi.TaskFilters {
+function toFilters(d: TaskDraft): AppliedFilters {
   const channel = Number(d.channel_id.trim())
   return {
     mj_id: d.mj_id.trim(),
@@ -68,6 +74,17 @@ function toFilters(d: TaskDraft): tasksApi.TaskFilters {
     channel_id: d.channel_id.trim() && Number.isInteger(channel) && channel >= 0 ? channel : '',
     platfrom: d.platfrom.trim(),
   }
+}
+
+/**
+ * Starts the signed-in user's first page of the console's task list (the route names the
+ * platform) as soon as this screen's code arrives (see routes.tsx).
+ */
+export function prefetch(): void {
+  const user = $session.get()
+  const kind = location.pathname.split('/')[1] as TaskKind
+  if (!user || !TASK_KINDS.includes(kind)) return
+  taskList(kind).prime({ filters: { admin: $isAdmin.get(), user: user.id }, start: toFilters(defaultDraft()) })
 }
 
 /**
@@ -81,44 +98,41 @@ export function TasksScreen({ kind }: { kind: TaskKind }) {
   const admin = useStore($isAdmin)
   const status = useStore($status)
   const [draft, setDraft] = useState<TaskDraft>(defaultDraft)
-  const [applied, setApplied] = useState<tasksApi.TaskFilters>(() => toFilters(draft))
-  const [generation, setGeneration] = useState(0)
+  const [start] = useState<AppliedFilters>(() => toFilters(draft))
   const [prompt, setPrompt] = useState<TaskRecord | null>(null)
   const { copy, fallback } = useCopy()
 
-  const key = useMemo(
-    () => JSON.stringify({ kind, applied, admin, user: user?.id ?? 0, generation }),
-    [kind, applied, admin, user?.id, generation],
-  )
-  const fetchPage = useCallback((p: number) => tasksApi.list(kind, admin, applied, p), [kind, admin, applied])
-  const list = usePagedList<TaskRecord>(fetchPage, tasksApi.TASK_PAGE_SIZE, key)
+  const list = usePagedList(taskList(kind), { filters: { admin, user: user?.id ?? 0 }, start, enabled: !!user })
 
   if (!user) {
     return (
       <div className="tg-screen" data-screen="tasks">
         <style>{listCss + tasksCss}</style>
-        <EmptyState
-          icon="shield-lock"
-          title={t('tasks.signInFirst')}
-          action={
-            <Link to="/login" className="tg-button tg-button--primary">
-              {t('top.login')}
-            </Link>
-          }
-        />
+        <SignInNotice title={t('tasks.signInFirst')} />
       </div>
     )
   }
 
-  const search = () => {
-    setApplied(toFilters(draft))
-    setGeneration((g) => g + 1)
-  }
+  const search = () => list.setFilter(toFilters(draft))
 
   return (
     <div className="tg-screen" data-screen="tasks" data-platform={kind} data-mode={admin ? 'admin' : 'user'}>
       <style>{listCss + tasksCss}</style>
-      <PageHeader title={t(TITLE[kind])} description={admin ? t('tasks.descriptionAdmin') : t('tasks.description')} />
+      <PageHeader
+        title={t(TITLE[kind])}
+        description={admin ? t('tasks.descriptionAdmin') : t('tasks.description')}
+        actions={
+          <ExportButton
+            download={(onProgress) => exportTasks(kind, onProgress)}
+            action="export-tasks"
+            words={{
+              open: t('tasks.export.open'),
+              progress: (size) => t('tasks.export.progress', { size }),
+              done: (name, size) => t('tasks.export.done', { name, size }),
+            }}
+          />
+        }
+      />
       {admin && kind === 'midjourney' && status && !status.mj_notify_enabled && (
         <sl-alert variant="warning" open data-notice="mj-callback">
           <sl-icon slot="icon" name="exclamation-triangle"></sl-icon>
@@ -159,7 +173,7 @@ export function TasksScreen({ kind }: { kind: TaskKind }) {
                 {t('tasks.shown', { n: rows.length })}
               </span>
               {list.hasMore && (
-                <sl-button size="small" onClick={list.more} loading={list.loadingMore} data-action="load-more">
+                <sl-button size="small" onClick={() => void list.loadMore()} loading={list.loadingMore} data-action="load-more">
                   {t('tasks.loadMore')}
                 </sl-button>
               )}

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
 import { useT, problemMessage } from '../../i18n/t.ts'
-import * as tokensApi from '../../api/tokens.ts'
+import { createTokens, loadToken, updateToken, userModels, type TokenBody } from '../../stores/tokens.ts'
 import type { Token } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { now } from '../../stores/clock.ts'
@@ -18,12 +18,19 @@ import {
   EDIT_TOKEN_QUOTA,
   EXPIRY_SHORTCUTS,
   expiryProblem,
+  modelLimitsChosenProblem,
   modelLimitsProblem,
   NEW_TOKEN_QUOTA,
   remainQuotaProblem,
   TOKEN_NAME_MAX,
   tokenNameProblem,
 } from '../../../domain/token-rules.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/drawer/drawer.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '@shoelace-style/shoelace/dist/components/option/option.js'
+import '@shoelace-style/shoelace/dist/components/select/select.js'
+import '@shoelace-style/shoelace/dist/components/switch/switch.js'
 
 export type DrawerMode = { kind: 'create' } | { kind: 'edit'; id: number }
 
@@ -69,12 +76,11 @@ export function TokenDrawer({
   mode,
   onClose,
   onCreated,
-  onUpdated,
 }: {
   mode: DrawerMode | null
   onClose: () => void
+  /** tokens were created (the list reloads itself) */
   onCreated: (count: number) => void
-  onUpdated: (token: Token) => void
 }) {
   const t = useT()
   const status = useStore($status)
@@ -92,14 +98,10 @@ export function TokenDrawer({
     let cancelled = false
     setMessage(null)
     setFields(blank(mode.kind === 'edit' ? EDIT_TOKEN_QUOTA : NEW_TOKEN_QUOTA))
-    tokensApi
-      .userModels()
-      .then((list) => !cancelled && setModels(list))
-      .catch(() => !cancelled && setModels([]))
+    void userModels().then((list) => !cancelled && setModels(list))
     if (mode.kind === 'edit') {
       setLoading(true)
-      tokensApi
-        .load(mode.id)
+      loadToken(mode.id)
         .then((token) => !cancelled && setFields(fromToken(token)))
         .catch(() => !cancelled && onClose())
         .finally(() => !cancelled && setLoading(false))
@@ -124,9 +126,10 @@ export function TokenDrawer({
       expiryProblem(expiredTime),
       remainQuotaProblem(remain),
       modelLimitsProblem(modelLimits),
+      modelLimitsChosenProblem(fields.limitsEnabled, modelLimits),
     )
     if (problem) return setMessage(problem.id === 'token.expiryInvalid' ? t('token.expiryFormatDrawer') : problemMessage(t, problem))
-    const body: tokensApi.TokenBody = {
+    const body: TokenBody = {
       name,
       remain_quota: remain,
       expired_time: expiredTime,
@@ -137,23 +140,14 @@ export function TokenDrawer({
     setBusy(true)
     try {
       if (mode.kind === 'edit') {
-        const token = await tokensApi.update(mode.id, body)
+        await updateToken(mode.id, body)
         toast.success(t('token.updated'))
-        onUpdated(token)
         onClose()
         return
       }
       const count = Math.min(BATCH_MAX, Math.max(1, Number.parseInt(fields.count, 10) || 1))
-      let created = 0
-      for (const tokenName of batchNames(name, count)) {
-        try {
-          await tokensApi.create({ ...body, name: tokenName })
-          created++
-        } catch {
-          // the client showed why; a batch stops at its first failure
-          break
-        }
-      }
+      // a batch stops at its first refusal (the client showed why)
+      const created = await createTokens(body, batchNames(name, count))
       if (created > 0) {
         toast.success(t('token.created', { count: created }))
         onCreated(created)

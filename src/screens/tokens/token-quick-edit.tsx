@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { useT, problemMessage } from '../../i18n/t.ts'
-import * as tokensApi from '../../api/tokens.ts'
+import { updateToken } from '../../stores/tokens.ts'
 import type { Token } from '../../api/types.ts'
 import { now } from '../../stores/clock.ts'
 import { toast } from '../../stores/toasts.ts'
@@ -9,6 +9,8 @@ import { expiryToInput, parseExpiry, shortcutInput } from './token-rules.ts'
 import { firstProblem } from '../../../domain/problem.ts'
 import { parseInteger } from '../../../domain/text.ts'
 import { EXPIRY_SHORTCUTS, expiryProblem, remainQuotaProblem, TOKEN_NAME_MAX, tokenNameProblem } from '../../../domain/token-rules.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 
@@ -16,7 +18,7 @@ const valueOf = (e: Event) => (e.target as HTMLInputElement).value
  * The inline edit of one row: name, remaining quota and expiry, without leaving the list. The full
  * form (model limits, unlimited quota) is the drawer.
  */
-export function TokenQuickEdit({ token, onDone, onCancel }: { token: Token; onDone: (token: Token) => void; onCancel: () => void }) {
+export function TokenQuickEdit({ token, onDone, onCancel }: { token: Token; onDone: () => void; onCancel: () => void }) {
   const t = useT()
   const [name, setName] = useState(token.name)
   const [quota, setQuota] = useState(String(token.remain_quota))
@@ -34,9 +36,9 @@ export function TokenQuickEdit({ token, onDone, onCancel }: { token: Token; onDo
     if (problem) return setMessage(problemMessage(t, problem))
     setBusy(true)
     try {
-      const updated = await tokensApi.update(token.id, { name: name.trim(), remain_quota: remain, expired_time: expiredTime })
+      await updateToken(token.id, { name: name.trim(), remain_quota: remain, expired_time: expiredTime })
       toast.success(t('token.updated'))
-      onDone(updated)
+      onDone()
     } catch {
       // the client showed the server's message
     } finally {

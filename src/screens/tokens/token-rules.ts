@@ -41,7 +41,7 @@ export function parseExpiry(text: string): number | null {
 const SUFFIX_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 
 /** Six random letters and digits. */
-export function randomSuffix(length = 6): string {
+function randomSuffix(length = 6): string {
   const bytes = crypto.getRandomValues(new Uint8Array(length))
   return [...bytes].map((b) => SUFFIX_CHARS[b % SUFFIX_CHARS.length]).join('')
 }

@@ -1,7 +1,6 @@
 import { useCallback, useMemo, useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT } from '../../i18n/t.ts'
-import * as tokensApi from '../../api/tokens.ts'
+import { useLocale, useT } from '../../i18n/t.ts'
 import type { Token } from '../../api/types.ts'
 import { $session } from '../../stores/session.ts'
 import { $prefs, PAGE_SIZES } from '../../stores/prefs.ts'
@@ -9,18 +8,36 @@ import { toast } from '../../stores/toasts.ts'
 import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { LoadState } from '../../ui/load-state.tsx'
-import { Link } from '../../ui/navigation.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { TokenDrawer, type DrawerMode } from './token-drawer.tsx'
 import { TokenQuickEdit } from './token-quick-edit.tsx'
 import { TokensTable, type RowActions } from './tokens-table.tsx'
 import { fullKey, selectedText } from './token-rules.ts'
-import { toggleTarget } from '../../../domain/token-rules.ts'
-import { useTokenList } from './use-token-list.ts'
+import { usePagedList } from '../../stores/paged-list.ts'
+import { removeToken, searchTokens, toggleToken, tokenList } from '../../stores/tokens.ts'
 import dataTableCss from '../../ui/data-table.css?inline'
 import tokensCss from './tokens.css?inline'
+import { SignInNotice } from '../../ui/sign-in-notice.tsx'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '@shoelace-style/shoelace/dist/components/option/option.js'
+import '@shoelace-style/shoelace/dist/components/select/select.js'
+import '../../ui/icons/clipboard.ts'
+import '../../ui/icons/key.ts'
+import '../../ui/icons/plus-lg.ts'
+import '../../ui/icons/search.ts'
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
+
+/** The list config of the tokens screen: the stored page size, no filters. */
+const listConfig = (pageSize: number | undefined) => ({ pageSize: pageSize || PAGE_SIZES[0], filters: {} })
+
+/** Starts the signed-in user's first page of tokens as soon as this screen's code arrives (see routes.tsx). */
+export function prefetch(): void {
+  if ($session.get()) tokenList.prime(listConfig($prefs.get()['token-page-size']))
+}
 
 /** My tokens (/token): list, search, copy, the create/edit drawer, the inline edit and the row actions. */
 export function TokensScreen() {
@@ -32,17 +49,9 @@ export function TokensScreen() {
       {user ? (
         <TokensView />
       ) : (
-        <EmptyState
-          icon="key"
-          title={t('token.signedOutTitle')}
-          action={
-            <Link to="/login" className="tg-button tg-button--primary">
-              {t('top.login')}
-            </Link>
-          }
-        >
+        <SignInNotice icon="key" title={t('token.signedOutTitle')}>
           {t('token.signedOutBody')}
-        </EmptyState>
+        </SignInNotice>
       )}
     </div>
   )
@@ -50,8 +59,9 @@ export function TokensScreen() {
 
 function TokensView() {
   const t = useT()
+  const locale = useLocale()
   const { 'token-page-size': pageSize } = useStore($prefs, { keys: ['token-page-size'] })
-  const list = useTokenList(pageSize || PAGE_SIZES[0])
+  const list = usePagedList(tokenList, listConfig(pageSize))
   const { copy, fallback } = useCopy()
   const [selected, setSelected] = useState<Set<number>>(new Set())
   const [drawer, setDrawer] = useState<DrawerMode | null>(null)
@@ -63,11 +73,7 @@ function TokensView() {
   const tokens = list.load.state === 'ready' ? list.load.data : []
 
   const closeDrawer = useCallback(() => setDrawer(null), [])
-  const { reload, replace } = list
-  const onCreated = useCallback(() => {
-    setSelected(new Set())
-    void reload()
-  }, [reload])
+  const onCreated = useCallback(() => setSelected(new Set()), [])
 
   const select = (ids: number[], on: boolean) =>
     setSelected((s) => {
@@ -84,8 +90,7 @@ function TokensView() {
       copy: (token) => void copy(fullKey(token)),
       toggle: async (token) => {
         try {
-          const status = await tokensApi.setStatus(token.id, toggleTarget(token.status).next)
-          replace({ ...token, status })
+          await toggleToken(token)
           toast.success(t('token.done'))
         } catch {
           // the client showed the server's reason (an expired or used-up token cannot be enabled)
@@ -95,7 +100,7 @@ function TokensView() {
       quickEdit: (token) => setQuickEditId((id) => (id === token.id ? null : token.id)),
       remove: (token) => setDeleting(token),
     }),
-    [copy, replace, t],
+    [copy, t],
   )
 
   function copySelected() {
@@ -111,15 +116,14 @@ function TokensView() {
     e.preventDefault()
     setSelected(new Set())
     setQuickEditId(null)
-    void list.search(keyword, keySearch)
+    void searchTokens(keyword, keySearch)
   }
 
   async function confirmDelete() {
     if (!deleting) return
     setBusyDelete(true)
     try {
-      await tokensApi.remove(deleting.id)
-      list.drop(deleting.id)
+      await removeToken(deleting.id)
       select([deleting.id], false)
       toast.success(t('token.done'))
       setDeleting(null)
@@ -152,11 +156,12 @@ function TokensView() {
       <div className="tg-toolbar">
         <form className="tg-toolbar__search" role="search" onSubmit={search} noValidate>
           <sl-input
+            className="tg-sr-label"
             name="keyword"
             size="small"
             clearable
             placeholder={t('token.searchName')}
-            aria-label={t('token.searchName')}
+            label={t('token.searchName')}
             value={keyword}
             onsl-input={(e: Event) => setKeyword(valueOf(e))}
             onsl-clear={() => setKeyword('')}
@@ -164,11 +169,12 @@ function TokensView() {
             <sl-icon slot="prefix" name="search"></sl-icon>
           </sl-input>
           <sl-input
+            className="tg-sr-label"
             name="token"
             size="small"
             clearable
             placeholder={t('token.searchKey')}
-            aria-label={t('token.searchKey')}
+            label={t('token.searchKey')}
             value={keySearch}
             onsl-input={(e: Event) => setKeySearch(valueOf(e))}
             onsl-clear={() => setKeySearch('')}
@@ -183,11 +189,13 @@ function TokensView() {
             {t('token.copySelected')}
             {selected.size > 0 && ` (${selected.size})`}
           </sl-button>
+          {/* keyed by the language: the select keeps the label it showed until its value changes */}
           <sl-select
+            key={locale}
             name="page_size"
             size="small"
-            className="tg-page-size"
-            aria-label={t('token.pageSize')}
+            className="tg-page-size tg-inline-label"
+            label={t('token.pageSize')}
             value={String(pageSize)}
             onsl-change={(e: Event) => $prefs.setKey('token-page-size', Number(valueOf(e)) || PAGE_SIZES[0])}
           >
@@ -236,14 +244,7 @@ function TokensView() {
               actions={actions}
               quickEditId={quickEditId}
               renderQuickEdit={(token) => (
-                <TokenQuickEdit
-                  token={token}
-                  onCancel={() => setQuickEditId(null)}
-                  onDone={(updated) => {
-                    list.replace(updated)
-                    setQuickEditId(null)
-                  }}
-                />
+                <TokenQuickEdit token={token} onCancel={() => setQuickEditId(null)} onDone={() => setQuickEditId(null)} />
               )}
             />
             <div className="tg-list-footer">
@@ -265,7 +266,7 @@ function TokensView() {
         )}
       </LoadState>
 
-      <TokenDrawer mode={drawer} onClose={closeDrawer} onCreated={onCreated} onUpdated={list.replace} />
+      <TokenDrawer mode={drawer} onClose={closeDrawer} onCreated={onCreated} />
 
       <sl-dialog
         label={t('token.deleteTitle')}

@@ -8,6 +8,16 @@ import { maskedKey, statusInfo } from './token-rules.ts'
 import { TOKEN_STATUS } from '../../../domain/statuses.ts'
 import { NEVER_EXPIRES, toggleTarget } from '../../../domain/token-rules.ts'
 import { formatDateTime } from '../../ui/datetime.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/checkbox/checkbox.js'
+import '@shoelace-style/shoelace/dist/components/dropdown/dropdown.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/icon-button/icon-button.js'
+import '@shoelace-style/shoelace/dist/components/menu/menu.js'
+import '@shoelace-style/shoelace/dist/components/menu-item/menu-item.js'
+import '@shoelace-style/shoelace/dist/components/tag/tag.js'
+import '../../ui/icons/clipboard.ts'
+import '../../ui/icons/three-dots-vertical.ts'
 
 export interface RowActions {
   copy: (token: Token) => void

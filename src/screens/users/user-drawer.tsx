@@ -8,14 +8,18 @@ import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
 import { formatQuota } from '../../ui/format.ts'
-import { AdminDrawer, DrawerActions } from '../../ui/admin-drawer.tsx'
-import { useLabels } from '../channels/admin-labels.ts'
-import { useLingering } from '../channels/admin-list.tsx'
-import { addQuota, formFromUser, newUserBody, userChanges, type UserForm } from './user-form.ts'
+import { AdminDrawer, DrawerActions } from '../../ui/admin/drawer.tsx'
+import { useLabels } from '../../ui/admin/labels.ts'
+import { useLingering } from '../../ui/admin/list.tsx'
+import { addQuota, formFromUser, newUserBody, userChanges, type UserForm } from './user-rules.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '@shoelace-style/shoelace/dist/components/option/option.js'
+import '@shoelace-style/shoelace/dist/components/select/select.js'
 
 export type UserEditing = number | 'new'
 
-export interface UserDrawerProps {
+interface UserDrawerProps {
   /** the user being edited, 'new' for the add form, null when closed */
   editing: UserEditing | null
   groups: readonly string[]

@@ -5,12 +5,17 @@ import type { User } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
 import { formatQuota } from '../../ui/format.ts'
-import { useLabels } from '../channels/admin-labels.ts'
+import { useLabels } from '../../ui/admin/labels.ts'
 import { RoleBadge, StateBadge } from './users-table.tsx'
-import { DEFAULT_GROUP } from '../../../domain/roles.ts'
+import { DEFAULT_GROUP, outranks } from '../../../domain/roles.ts'
+import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 
-/** What an administrator sees on clicking a username: the user's account, quota and invitations. */
-export function UserInfoDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
+/**
+ * What an administrator sees on clicking a username: the user's account, quota and invitations.
+ * The server reads a user afresh only for a viewer who outranks them; another administrator or
+ * the super administrator is shown as the list row already has them (issue 13, item 15).
+ */
+export function UserInfoDialog({ user, viewerRole, onClose }: { user: User | null; viewerRole: number; onClose: () => void }) {
   const L = useLabels()
   return (
     <sl-dialog
@@ -21,17 +26,18 @@ export function UserInfoDialog({ user, onClose }: { user: User | null; onClose: 
         if (e.target === e.currentTarget) onClose()
       }}
     >
-      {user && <UserInfo key={user.id} id={user.id} />}
+      {user && <UserInfo key={user.id} id={user.id} row={outranks(viewerRole, user.role) ? null : user} />}
     </sl-dialog>
   )
 }
 
-function UserInfo({ id }: { id: number }) {
+function UserInfo({ id, row }: { id: number; row: User | null }) {
   const L = useLabels()
   const status = useStore($status)
-  const [load, setLoad] = useState<Load<User>>({ state: 'loading' })
+  const [load, setLoad] = useState<Load<User>>(row ? { state: 'ready', data: row } : { state: 'loading' })
   const [attempt, setAttempt] = useState(0)
   useEffect(() => {
+    if (row) return
     let live = true
     usersApi.one(id, true).then(
       (u) => live && setLoad({ state: 'ready', data: u }),
@@ -40,7 +46,7 @@ function UserInfo({ id }: { id: number }) {
     return () => {
       live = false
     }
-  }, [id, attempt])
+  }, [id, row, attempt])
   const q = (n: number) => formatQuota(n ?? 0, status)
   return (
     <LoadState load={load} skeletonRows={4} onRetry={() => setAttempt((n) => n + 1)}>

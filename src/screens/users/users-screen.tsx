@@ -1,44 +1,45 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
 import { useT } from '../../i18n/t.ts'
-import * as usersApi from '../../api/users.ts'
-import type { ManageAction } from '../../api/users.ts'
+import { loadGroups, manageUser, searchUsers, userList, type ManageAction } from '../../stores/users.ts'
+import { usePagedList } from '../../stores/paged-list.ts'
 import type { User } from '../../api/types.ts'
-import { $session } from '../../stores/session.ts'
+import { $isAdmin, $session } from '../../stores/session.ts'
 import { toast } from '../../stores/toasts.ts'
 import { useNavigate } from '../../ui/navigation.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { AdminSearch } from '../../ui/admin-search.tsx'
-import { LoadState } from '../../ui/load-state.tsx'
-import { EmptyState } from '../../ui/empty-state.tsx'
-import { AdminGate, LoadMore, useConfirm, usePagedList } from '../channels/admin-list.tsx'
-import { useLabels } from '../channels/admin-labels.ts'
+import { AdminSearch } from '../../ui/admin/search.tsx'
+import { AdminRows, AdminScreen, useConfirm, usePending } from '../../ui/admin/list.tsx'
+import { useLabels } from '../../ui/admin/labels.ts'
 import { UserDrawer, type UserEditing } from './user-drawer.tsx'
 import { UserInfoDialog } from './user-info-dialog.tsx'
 import { UsersTable, type UserActions } from './users-table.tsx'
-import adminCss from '../channels/admin.css?inline'
 import usersCss from './users.css?inline'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/option/option.js'
+import '@shoelace-style/shoelace/dist/components/select/select.js'
+import '../../ui/icons/people.ts'
+import '../../ui/icons/person-plus.ts'
 
-/** The user list comes 10 per call (spec section 7). */
-const PAGE = 10
-
-export interface UsersScreenProps {
+interface UsersScreenProps {
   /** the drawer the route asks for: a user id, 'new' (/user/add, /user/edit) or none (/user) */
   edit?: UserEditing | null
   /** the console's router drives the drawer; without it the drawer is local state */
   routed?: boolean
 }
 
+/** Starts an administrator's first page of users as soon as this screen's code arrives (see routes.tsx). */
+export function prefetch(): void {
+  if ($isAdmin.get()) userList.prime({})
+}
+
 /** User management (/user, /user/add, /user/edit/{id}), for administrators. */
 export function UsersScreen(props: UsersScreenProps) {
   return (
-    <div className="tg-admin" data-screen="users">
-      <style>{adminCss}</style>
-      <style>{usersCss}</style>
-      <AdminGate>
-        <UsersManager {...props} />
-      </AdminGate>
-    </div>
+    <AdminScreen name="users" css={usersCss}>
+      <UsersManager {...props} />
+    </AdminScreen>
   )
 }
 
@@ -47,25 +48,24 @@ function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
   const L = useLabels()
   const navigate = useNavigate()
   const me = useStore($session)!
-  const list = usePagedList<User>((p) => usersApi.list(p), PAGE)
-  const { setRows, reload } = list
+  const list = usePagedList(userList)
+  const { reload } = list
   const [keyword, setKeyword] = useState('')
   const [group, setGroup] = useState('')
   const [groups, setGroups] = useState<string[]>([])
-  const [pending, setPending] = useState<ReadonlySet<string>>(new Set())
+  const { pending, withPending } = usePending()
   const [localEdit, setLocalEdit] = useState<UserEditing | null>(null)
   const [info, setInfo] = useState<User | null>(null)
   const { confirm, dialog } = useConfirm()
   const editing = routed ? edit : localEdit
 
   useEffect(() => {
-    usersApi.groups().then(setGroups, () => {})
+    void loadGroups().then(setGroups)
   }, [])
 
   const openEditor = (target: UserEditing) =>
     routed ? navigate(target === 'new' ? '/user/add' : `/user/edit/${target}`) : setLocalEdit(target)
   const closeEditor = () => (routed ? navigate('/user') : setLocalEdit(null))
-  const replaceRow = useCallback((u: User) => setRows((all) => all.map((r) => (r.id === u.id ? { ...r, ...u } : r))), [setRows])
 
   async function manage(u: User, action: ManageAction) {
     if (action === 'delete') {
@@ -77,22 +77,10 @@ function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
       })
       if (!ok) return
     }
-    const tag = `${u.id}:${action}`
-    setPending((p) => new Set(p).add(tag))
-    try {
-      const next = await usersApi.manage(u.username, action)
-      if (action === 'delete') setRows((all) => all.filter((r) => r.id !== u.id))
-      else replaceRow({ ...u, status: next.status, role: next.role })
+    await withPending(`${u.id}:${action}`, async () => {
+      await manageUser(u, action)
       toast.success(t('users.done'))
-    } catch {
-      // the API client has shown the server's message
-    } finally {
-      setPending((p) => {
-        const rest = new Set(p)
-        rest.delete(tag)
-        return rest
-      })
-    }
+    })
   }
 
   const actions: UserActions = {
@@ -103,12 +91,11 @@ function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
 
   function search(e: FormEvent) {
     e.preventDefault()
-    if (!keyword.trim() && !group) void reload()
-    else void list.showSearch(() => usersApi.search(keyword, group))
+    void searchUsers(keyword, group)
   }
 
   function onSaved(result: { created?: User; updated?: User }) {
-    if (result.updated) replaceRow(result.updated)
+    if (result.updated) list.replace(result.updated)
     closeEditor()
     if (result.created) void reload()
   }
@@ -133,12 +120,13 @@ function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
         onSubmit={search}
       >
         <sl-select
+          className="tg-inline-label"
           name="group"
           size="small"
           clearable
           hoist
           placeholder={L('users.search.group')}
-          aria-label={L('users.search.group')}
+          label={L('users.search.group')}
           value={group}
           onsl-change={(e: Event) => setGroup((e.target as HTMLInputElement).value ?? '')}
         >
@@ -149,24 +137,11 @@ function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
           ))}
         </sl-select>
       </AdminSearch>
-      <LoadState
-        load={list.load}
-        skeletonRows={5}
-        onRetry={() => void reload()}
-        isEmpty={(data) => data.length === 0}
-        empty={
-          <EmptyState icon="people" title={L('users.noMatch')}>
-            {L('admin.noMatchBody')}
-          </EmptyState>
-        }
-      >
+      <AdminRows list={list} icon="people" empty={null} noMatch={L('users.noMatch')}>
         {(data) => <UsersTable rows={data} me={me} actions={actions} pending={pending} />}
-      </LoadState>
-      <div className="tg-admin__footer">
-        <LoadMore list={list} />
-      </div>
+      </AdminRows>
       <UserDrawer editing={editing} groups={groups} onClose={closeEditor} onSaved={onSaved} />
-      <UserInfoDialog user={info} onClose={() => setInfo(null)} />
+      <UserInfoDialog user={info} viewerRole={me.role} onClose={() => setInfo(null)} />
       {dialog}
     </>
   )

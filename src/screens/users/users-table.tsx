@@ -5,7 +5,9 @@ import { DEFAULT_GROUP, isAdmin, isRoot, ROLE, roleTier, USER_STATUS, userState,
 import type { ManageAction } from '../../api/users.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
-import { useLabels, type LabelKey } from '../channels/admin-labels.ts'
+import { useLabels, type LabelKey } from '../../ui/admin/labels.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/tag/tag.js'
 
 export interface UserActions {
   info: (u: User) => void

@@ -6,8 +6,18 @@ import { isApiError } from '../../api/errors.ts'
 import { $status } from '../../stores/status.ts'
 import { toast } from '../../stores/toasts.ts'
 import { formatQuota, quotaFromDollars } from '../../ui/format.ts'
-import { forcedAmount, submitPayForm } from './pay-form.ts'
+import { forcedAmount, submitPayForm } from './pay-rules.ts'
 import { MIN_TOPUP_DEFAULT, minTopUpOr, topUpProblem, type PaymentMethod } from '../../../domain/wallet-rules.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '@shoelace-style/shoelace/dist/components/radio-button/radio-button.js'
+import '@shoelace-style/shoelace/dist/components/radio-group/radio-group.js'
+import '../../ui/icons/alipay.ts'
+import '../../ui/icons/credit-card.ts'
+import '../../ui/icons/info-circle.ts'
+import '../../ui/icons/wechat.ts'
 
 const AMOUNT_DEBOUNCE_MS = 300
 
@@ -143,7 +153,7 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
           {t('wallet.onlineOff')}
         </p>
       )}
-      <div className="tg-form">
+      <div className="tg-form" aria-disabled={off ? 'true' : undefined} inert={off}>
         <sl-input
           name="amount"
           type="number"

@@ -8,10 +8,17 @@ import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { formatQuota } from '../../ui/format.ts'
 import { redeemCodeProblem } from '../../../domain/wallet-rules.ts'
+import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
+import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../ui/icons/box-arrow-up-right.ts'
+import '../../ui/icons/info-circle.ts'
+import '../../ui/icons/ticket-perforated.ts'
 
 /**
  * Redemption-code entry: redeems the code, says how much quota it added, refreshes the balance
- * from the server and tells the host (onRedeemed). The top-up link leads to where codes are sold.
+ * from the server and tells the host (onRedeemed). The top-up link leads to where codes are sold;
+ * without one, "Buy a code" is disabled and says why.
  */
 export function RedeemCard({ onRedeemed }: { onRedeemed?: (quota: number) => void }) {
   const t = useT()
@@ -71,6 +78,12 @@ export function RedeemCard({ onRedeemed }: { onRedeemed?: (quota: number) => voi
           value={code}
           onsl-input={(e: Event) => setCode((e.target as HTMLInputElement).value)}
         ></sl-input>
+        {!link && (
+          <p className="tg-wallet-card__off" data-buy-code-off="">
+            <sl-icon name="info-circle" aria-hidden="true"></sl-icon>
+            {t('wallet.noTopupLink')}
+          </p>
+        )}
         <div className="tg-wallet-actions">
           {link ? (
             <a className="tg-button" href={link} target="_blank" rel="noopener noreferrer" data-action="buy-code">
@@ -78,7 +91,7 @@ export function RedeemCard({ onRedeemed }: { onRedeemed?: (quota: number) => voi
               {t('wallet.buyCode')}
             </a>
           ) : (
-            <sl-button data-action="buy-code" onClick={() => toast.error(t('wallet.noTopupLink'))}>
+            <sl-button data-action="buy-code" disabled title={t('wallet.noTopupLink')}>
               <sl-icon slot="prefix" name="box-arrow-up-right"></sl-icon>
               {t('wallet.buyCode')}
             </sl-button>

@@ -11,8 +11,9 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { OnlineTopupCard } from './online-topup-card.tsx'
 import { RedeemCard } from './redeem-card.tsx'
 import walletCss from './wallet.css?inline'
+import '../../ui/icons/wallet2.ts'
 
-export interface WalletScreenProps {
+interface WalletScreenProps {
   /** a redemption code added quota (the amount added) */
   onTopup?: (quota: number) => void
   /** where the payment platform's page opens: a window or frame name; a new tab by default */
