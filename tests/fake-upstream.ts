@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { responsesAnswer } from './fake-upstream-responses.ts'
 
 export interface Scenario {
   /** answer with this status and `error` as the body */
@@ -28,7 +29,7 @@ export interface Scenario {
   toolCall?: boolean
   /** destroy the socket without answering */
   destroy?: boolean
-  /** stream this many content chunks, then destroy the socket */
+  /** stream this many content chunks (all of them when there are fewer), then destroy the socket */
   breakAfterChunks?: number
   /** billing endpoints */
   balance?: { hardLimitUsd: number; usageCents: number }
@@ -104,6 +105,8 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
 
   // fixed answers for the benchmark's hot path, built once
   const chatCache = new Map<string, Buffer>()
+  // Responses answers, by id (bounded), for GET /v1/responses/{id}
+  const responses = new Map<string, unknown>()
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -161,6 +164,17 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
     const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens }
     const withUsage = s.usage !== false
 
+    if (path.endsWith('/v1/responses')) return responsesAnswer(res, { body, s, parts, usage, withUsage, kept: responses })
+    const stored = /\/v1\/responses\/([^/]+)$/.exec(path)
+    if (stored && req.method === 'GET') {
+      const kept = responses.get(stored[1])
+      if (kept) return sendJson(res, kept)
+      res.writeHead(404, { 'content-type': 'application/json' })
+      res.end(
+        JSON.stringify({ error: { message: `No response found with id '${stored[1]}'.`, type: 'invalid_request_error', code: null } }),
+      )
+      return
+    }
     if (anthropic) return claude(res, body, s, parts, usage, withUsage)
     if (gemini) return geminiAnswer(res, path, body, s, parts, usage, withUsage)
 
@@ -200,6 +214,11 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
           }
         }
         if (closed) return
+        // as many chunks as asked, then cut before the end
+        if (s.breakAfterChunks !== undefined && s.breakAfterChunks >= parts.length) {
+          res.socket?.destroy()
+          return
+        }
         res.write(`data: ${head}{"index":0,"delta":{},"finish_reason":"${s.toolCall ? 'tool_calls' : 'stop'}"}]${usageField}}\n\n`)
         if (include)
           res.write(
@@ -422,6 +441,13 @@ export async function startFakeUpstream(opts: { port?: number; record?: boolean 
       return sendJson(res, { candidates: [{ content, finishReason: 'STOP', index: 0 }], ...meta, modelVersion: 'fake' })
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' })
+    if (wantsTool) {
+      const call = { functionCall: { name: body.tools[0].functionDeclarations[0].name, args: { city: 'Paris' } } }
+      res.end(
+        `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [call] }, finishReason: 'STOP', index: 0 }], ...meta })}\n\n`,
+      )
+      return
+    }
     for (let i = 0; i < parts.length; i++) {
       if (s.chunkDelayMs) await sleep(s.chunkDelayMs)
       const last = i === parts.length - 1

@@ -2,20 +2,26 @@
  * Relay benchmark (npm run bench): the fake upstream and a Tollgate server (SQLite in a temp dir,
  * metering and logging on) each in their own process, and an undici load generator here. Side by
  * side in one run: direct to the upstream vs through Tollgate, non-stream and stream, at
- * concurrency 10 and 50. Prints requests/s, p50/p99, the latency Tollgate adds, stream
+ * concurrency 1, 10 and 50; and the Responses and Messages front doors beside chat completions. Prints requests/s, p50/p99, the latency Tollgate adds, stream
  * time-to-first-byte overhead, and the ratio Tollgate/direct.
  *
- *   node tests/bench/relay-bench.ts [seconds per case, default 2] [rounds, default 3]
+ *   node tests/bench/relay-bench.ts [seconds per case, default 2] [rounds, default 3] [options]
+ *     --doors         the front doors beside chat completions only (no direct runs, no main table)
+ *     --stream        streamed cases only (--plain: non-streamed only)
+ *     --c=10,50       these concurrencies only (default 1,10,50)
+ *     --door=messages,responses-tr   these doors only (chat completions is always run)
+ *   node tests/bench/relay-bench.ts --console [seconds, default 3] [rounds, default 3]
+ *     (npm run bench -- --console: the relay alone vs beside c=20 console calls, tests/bench/console-bench.ts)
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir, cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { root, start } from './children.ts'
 import { Pool } from 'undici'
+import { DOORS, TRANSLATED_MODEL, doorRequest, printDoors, type Door } from './doors.ts'
 
 const here = new URL('.', import.meta.url).pathname
-const root = join(here, '..', '..')
 
 // ---- child: a Tollgate server ------------------------------------------------------------------
 
@@ -50,6 +56,19 @@ async function serveTollgate(upstreamPort: number): Promise<void> {
       status: 1,
     })
     .execute()
+  // an OpenAI-compatible channel without a Responses API: the Responses door reaches it translated
+  await db
+    .insertInto('channels')
+    .values({
+      type: 8,
+      key: 'bench-upstream',
+      name: 'fake-chat-only',
+      models: TRANSLATED_MODEL,
+      group: 'default',
+      base_url: `http://127.0.0.1:${upstreamPort}`,
+      status: 1,
+    })
+    .execute()
   const engine = relayOf(server.ctx)
   await engine.whenReady()
   await engine.loadAll()
@@ -67,6 +86,15 @@ async function serveTollgate(upstreamPort: number): Promise<void> {
   // the parent asks how many rows the ledger wrote, to show metering was on
   const rl = createInterface({ input: process.stdin })
   rl.on('line', async (cmd) => {
+    if (cmd.startsWith('seed ')) {
+      // console benchmark: consumption rows over the last 30 days, spread over the user's models
+      server.ctx.database.sqlite!.exec(`WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < ${Number(cmd.slice(5))})
+        INSERT INTO logs (user_id, created_at, type, username, token_name, model_name, quota, prompt_tokens, completion_tokens, channel)
+        SELECT ${user.id}, unixepoch() - 2592000 + n * 2592000 / ${Number(cmd.slice(5))}, 2, 'bench', 'bench',
+          'gpt-' || (n % 7), 5, 10, 20, 1 FROM c`)
+      process.stdout.write('seeded\n')
+      return
+    }
     if (cmd === 'cpu') {
       // CPU time of the whole process (all threads), for CPU per request
       const u = process.cpuUsage()
@@ -83,18 +111,25 @@ async function serveTollgate(upstreamPort: number): Promise<void> {
 
 // ---- parent: processes, load, report -------------------------------------------------------------
 
-function start(args: string[]): Promise<{ child: ChildProcess; line: string; lines: AsyncIterator<string> }> {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] })
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
-  return lines.next().then((r) => {
-    if (r.done) throw new Error(`${args.join(' ')} exited before it listened`)
-    return { child, line: r.value, lines }
-  })
+/** direct to the upstream, or through Tollgate by chat completions or another front door */
+type Target = 'direct' | 'tollgate' | Exclude<Door, 'chat'>
+
+/** The command line: positional seconds and rounds, then the options in the header. */
+function options(argv: string[]) {
+  const flag = (name: string) => argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`))
+  const list = (name: string) => flag(name)?.split('=')[1]?.split(',').filter(Boolean)
+  const positional = argv.filter((a) => !a.startsWith('--'))
+  const doorsOnly = Boolean(flag('doors'))
+  const doors = DOORS.filter((d) => d === 'chat' || !list('door') || list('door')!.includes(d))
+  const targets: Target[] = [...(doorsOnly ? [] : (['direct'] as const)), ...doors.map((d) => (d === 'chat' ? 'tollgate' : d))]
+  const streams = flag('stream') ? [true] : flag('plain') ? [false] : [false, true]
+  const concurrencies = list('c')?.map(Number) ?? [1, 10, 50]
+  return { seconds: Number(positional[0] ?? 2), rounds: Number(positional[1] ?? 3), doorsOnly, doors, targets, streams, concurrencies }
 }
 
 interface Result {
   name: string
-  target: 'direct' | 'tollgate'
+  target: Target
   stream: boolean
   concurrency: number
   rps: number
@@ -116,6 +151,7 @@ function percentile(sorted: Float64Array, p: number): number {
 async function load(opts: {
   origin: string
   key: string
+  door: Door
   stream: boolean
   concurrency: number
   seconds: number
@@ -123,13 +159,7 @@ async function load(opts: {
   cpu?: () => Promise<number>
 }): Promise<Omit<Result, 'name' | 'target'>> {
   const pool = new Pool(opts.origin, { connections: opts.concurrency, pipelining: 1, keepAliveTimeout: 60_000 })
-  const body = JSON.stringify({
-    model: 'gpt-3.5-turbo',
-    messages: [{ role: 'user', content: 'Hello, how are you today?' }],
-    max_tokens: 64,
-    ...(opts.stream ? { stream: true } : {}),
-  })
-  const headers = { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json' }
+  const { path, body, headers } = doorRequest(opts.door, opts.key, opts.stream)
   const lat: number[] = []
   const ttfb: number[] = []
   let errors = 0
@@ -140,7 +170,7 @@ async function load(opts: {
       const t0 = performance.now()
       let first = 0
       try {
-        const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body })
+        const res = await pool.request({ path, method: 'POST', headers, body })
         for await (const _ of res.body) {
           if (!first) first = performance.now()
         }
@@ -187,59 +217,21 @@ async function load(opts: {
 const fmt = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '-')
 const pad = (s: string, n: number) => s.padStart(n)
 
-async function main() {
-  const seconds = Number(process.argv[2] ?? 2)
-  const rounds = Number(process.argv[3] ?? 3)
-  const warmup = 0.5
-  const self = join(here, 'relay-bench.ts')
-  const upstream = await start([join(root, 'tests', 'fake-upstream.ts'), '0'])
-  const upstreamPort = Number(upstream.line.split(' ')[1])
-  const tollgate = await start([self, '--serve', String(upstreamPort)])
-  const [, tgPort, tgKey] = tollgate.line.split(' ')
-  const cpu = async () => {
-    tollgate.child.stdin!.write('cpu\n')
-    const r = await tollgate.lines.next()
-    return Number(r.value?.split(' ')[1])
-  }
-  const direct = `http://127.0.0.1:${upstreamPort}`
-  const through = `http://127.0.0.1:${tgPort}`
-  const load0 = loadavg()[0]
-  console.log(`relay benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`)
-  console.log(
-    `${rounds} rounds of ${seconds} s per case (after ${warmup} s warm-up), direct and Tollgate interleaved; the median round by req/s is shown`,
-  )
-  console.log(
-    `fake upstream, Tollgate (SQLite, metering + logging on) and this load generator share the machine; load average at start ${load0.toFixed(2)}\n`,
-  )
+type Cases = Array<{ stream: boolean; concurrency: number }>
+type Median = (list: Result[]) => Result
 
-  const cases: Array<{ stream: boolean; concurrency: number }> = []
-  for (const stream of [false, true]) for (const concurrency of [1, 10, 50]) cases.push({ stream, concurrency })
-  const runs = new Map<string, Result[]>()
-  for (let round = 0; round < rounds; round++) {
-    for (const { stream, concurrency } of cases) {
-      for (const target of ['direct', 'tollgate'] as const) {
-        const r = await load({
-          origin: target === 'direct' ? direct : through,
-          key: target === 'direct' ? 'bench-upstream' : tgKey,
-          stream,
-          concurrency,
-          seconds,
-          warmup,
-          cpu: target === 'tollgate' ? cpu : undefined,
-        })
-        const name = `${stream ? 'stream' : 'non-stream'} c${concurrency}`
-        const k = `${name}|${target}`
-        runs.set(k, [...(runs.get(k) ?? []), { name, target, ...r }])
-      }
-    }
-  }
-  const median = (list: Result[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]
+function medians(cases: Cases, runs: Map<string, Result[]>, median: Median): Result[] {
   const results: Result[] = []
   for (const { stream, concurrency } of cases) {
     for (const target of ['direct', 'tollgate'])
       results.push(median(runs.get(`${stream ? 'stream' : 'non-stream'} c${concurrency}|${target}`)!))
   }
+  return results
+}
 
+/** Direct vs through Tollgate (chat completions), case by case. */
+function printMain(cases: Cases, runs: Map<string, Result[]>, median: Median): void {
+  const results = medians(cases, runs, median)
   const head = [
     'case',
     'target',
@@ -277,17 +269,11 @@ async function main() {
       String(t.errors),
     ])
   }
+}
 
-  tollgate.child.stdin!.write('stats\n')
-  const stats = (await tollgate.lines.next()).value?.split(' ') ?? []
-  const served = [...runs.values()]
-    .flat()
-    .filter((r) => r.target === 'tollgate')
-    .reduce((a, r) => a + r.count, 0)
-  console.log(
-    `\nmetering: ${stats[1]} consumption logs written, request_count ${stats[2]}, used_quota ${stats[3]} ` +
-      `(${served} requests measured through Tollgate, plus warm-ups); Tollgate RSS ${fmt(Number(stats[4]) / 1048576, 0)} MB; load average at end ${loadavg()[0].toFixed(2)}`,
-  )
+/** The overhead alone and the relay's targets (needs the c1 and c10 cases, plain and streamed). */
+function printTargets(cases: Cases, runs: Map<string, Result[]>, median: Median): void {
+  const results = medians(cases, runs, median)
   const c1 = results.find((r) => r.target === 'tollgate' && !r.stream && r.concurrency === 1)!
   const c1d = results.find((r) => r.target === 'direct' && !r.stream && r.concurrency === 1)!
   const s1 = results.find((r) => r.target === 'tollgate' && r.stream && r.concurrency === 1)!
@@ -304,6 +290,75 @@ async function main() {
       `added p50 <= 0.5 ms at c10: ${fmt(c10.p50 - c10d.p50)} ${c10.p50 - c10d.p50 <= 0.5 ? 'met' : 'NOT met'}; ` +
       `added p99 <= 3 ms at c10: ${fmt(c10.p99 - c10d.p99)} ${c10.p99 - c10d.p99 <= 3 ? 'met' : 'NOT met'}`,
   )
+}
+
+async function main() {
+  const opts = options(process.argv.slice(2))
+  const { seconds, rounds } = opts
+  const warmup = 0.5
+  const self = join(here, 'relay-bench.ts')
+  const upstream = await start([join(root, 'tests', 'fake-upstream.ts'), '0'])
+  const upstreamPort = Number(upstream.line.split(' ')[1])
+  const tollgate = await start([self, '--serve', String(upstreamPort)])
+  const [, tgPort, tgKey] = tollgate.line.split(' ')
+  const cpu = async () => {
+    tollgate.child.stdin!.write('cpu\n')
+    const r = await tollgate.lines.next()
+    return Number(r.value?.split(' ')[1])
+  }
+  const direct = `http://127.0.0.1:${upstreamPort}`
+  const through = `http://127.0.0.1:${tgPort}`
+  const load0 = loadavg()[0]
+  console.log(`relay benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`)
+  console.log(
+    `${rounds} rounds of ${seconds} s per case (after ${warmup} s warm-up), direct and Tollgate interleaved; the median round by req/s is shown`,
+  )
+  console.log(
+    `fake upstream, Tollgate (SQLite, metering + logging on) and this load generator share the machine; load average at start ${load0.toFixed(2)}\n`,
+  )
+
+  const cases: Array<{ stream: boolean; concurrency: number }> = []
+  for (const stream of opts.streams) for (const concurrency of opts.concurrencies) cases.push({ stream, concurrency })
+  const runs = new Map<string, Result[]>()
+  for (let round = 0; round < rounds; round++) {
+    for (const { stream, concurrency } of cases) {
+      // each round starts with another target, so no target always runs right after the same one
+      const order = opts.targets.map((_, i) => opts.targets[(i + round) % opts.targets.length])
+      for (const target of order) {
+        const r = await load({
+          origin: target === 'direct' ? direct : through,
+          key: target === 'direct' ? 'bench-upstream' : tgKey,
+          door: target === 'direct' || target === 'tollgate' ? 'chat' : target,
+          stream,
+          concurrency,
+          seconds,
+          warmup,
+          cpu: target === 'direct' ? undefined : cpu,
+        })
+        const name = `${stream ? 'stream' : 'non-stream'} c${concurrency}`
+        const k = `${name}|${target}`
+        runs.set(k, [...(runs.get(k) ?? []), { name, target, ...r }])
+      }
+    }
+  }
+  const median = (list: Result[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]
+  if (!opts.doorsOnly) printMain(cases, runs, median)
+
+  tollgate.child.stdin!.write('stats\n')
+  const stats = (await tollgate.lines.next()).value?.split(' ') ?? []
+  const served = [...runs.values()]
+    .flat()
+    .filter((r) => r.target !== 'direct')
+    .reduce((a, r) => a + r.count, 0)
+  console.log(
+    `\nmetering: ${stats[1]} consumption logs written, request_count ${stats[2]}, used_quota ${stats[3]} ` +
+      `(${served} requests measured through Tollgate, plus warm-ups); Tollgate RSS ${fmt(Number(stats[4]) / 1048576, 0)} MB; load average at end ${loadavg()[0].toFixed(2)}`,
+  )
+  if (!opts.doorsOnly && opts.streams.length === 2 && [1, 10].every((n) => opts.concurrencies.includes(n)))
+    printTargets(cases, runs, median)
+
+  const names = cases.map((c) => `${c.stream ? 'stream' : 'non-stream'} c${c.concurrency}`)
+  printDoors(names, opts.doors, (door, name) => runs.get(`${name}|${door === 'chat' ? 'tollgate' : door}`))
 
   tollgate.child.kill('SIGTERM')
   upstream.child.kill('SIGTERM')
@@ -311,4 +366,6 @@ async function main() {
 }
 
 if (process.argv[2] === '--serve') await serveTollgate(Number(process.argv[3]))
+else if (process.argv[2] === '--console')
+  await (await import('./console-bench.ts')).consoleBench(Number(process.argv[3] ?? 3), Number(process.argv[4] ?? 3))
 else await main()

@@ -92,3 +92,26 @@ describe('option rules', () => {
     assert.equal(normaliseOption('EmailDomainWhitelist', 'A.com b.com,a.com'), 'a.com,b.com')
   })
 })
+
+describe('EmbedOrigins', () => {
+  it('keeps origins (scheme, host, port) one a line, and names the first entry that is not one', () => {
+    assert.equal(
+      normaliseOption('EmbedOrigins', 'https://Shop.example/, http://127.0.0.1:8080\nhttps://shop.example'),
+      'https://shop.example\nhttp://127.0.0.1:8080',
+    )
+    assert.equal(optionProblem('EmbedOrigins', 'https://shop.example\nhttp://127.0.0.1:8080'), null)
+    for (const bad of [
+      'https://shop.example/path',
+      'shop.example',
+      'ftp://shop.example',
+      'https://u:p@shop.example',
+      'https://a.example?x=1',
+    ]) {
+      assert.deepEqual(
+        optionProblem('EmbedOrigins', `https://ok.example\n${bad}`),
+        { id: 'option.notOrigin', params: { key: 'EmbedOrigins', entry: bad } },
+        bad,
+      )
+    }
+  })
+})

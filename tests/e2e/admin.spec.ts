@@ -190,6 +190,14 @@ test('root walks through channel, test, ratio, redemption codes, promotion and l
     await filters.getByRole('button', { name: 'Search' }).click()
     await expect(page.getByText(oldModel, { exact: true })).toHaveCount(5)
 
+    // the filter shown exports as CSV, named after it (issue 15)
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^logs-\\d{8}-\\d{8}-${oldModel}\\.csv$`))
+    const csv = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n')
+    expect(csv).toHaveLength(6)
+    expect(csv.slice(1).every((line) => line.includes(`,${oldModel},`))).toBe(true)
+    await expect(page.getByText(`Saved ${download.suggestedFilename()}`)).toBeVisible()
+
     await closeToasts(page)
     await page.getByRole('button', { name: 'Clean logs' }).click()
     const dialog = overlay(page, 'Clean old logs')

@@ -81,9 +81,12 @@ export async function closeToasts(page: Page) {
   }
 }
 
-/** A request context of its own, signed in through the API (root unless told otherwise). */
+/**
+ * A request context of its own, signed in through the API (root unless told otherwise). It sends
+ * the console's header, which the server's CSRF rule asks of the GETs that change state.
+ */
 export async function apiAs(baseURL: string, username = 'root', password = '123456'): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL })
+  const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { 'X-Tollgate-Client': '1' } })
   const r = await api.post('/api/user/login', { data: { username, password } })
   const body = await r.json()
   if (!body.success) throw new Error(`sign-in of ${username} failed: ${body.message}`)

@@ -34,7 +34,7 @@ test('a new user signs up, makes a token, redeems a code, sees pricing, calls th
   await page.getByRole('button', { name: 'Create token' }).first().click()
   await page.getByLabel('Name', { exact: true }).first().fill('my app')
   await page.getByRole('button', { name: 'Create', exact: true }).click()
-  await expect(page.getByText('tokens created successfully').first()).toBeVisible()
+  await expect(page.getByText('1 token created successfully').first()).toBeVisible()
   await expect(page.getByText('my app').first()).toBeVisible()
 
   // the code root made, redeemed in the wallet: the balance grows by $10

@@ -96,7 +96,7 @@ async function arrange(baseURL: string) {
   await channel({ name: 'OpenAI overflow', type: 1, key: 'sk-proj-overflow', models: 'gpt-4o-mini', priority: 0, weight: 1 })
   const gemini = await channel({ name: 'Gemini (paused)', type: 24, key: 'AIza-demo-key', models: 'gemini-1.5-pro,gemini-1.5-flash' })
   for (const id of [channelId, anthropic]) {
-    const r = await (await root.get(`/api/channel/test/${id}`)).json()
+    const r = await (await root.get(`/api/channel/test/${id}`, { headers: { 'X-Tollgate-Client': '1' } })).json()
     expect(r.success, r.message).toBe(true)
   }
   await apiData(root, 'put', '/api/channel/', { id: gemini, status: 2 })

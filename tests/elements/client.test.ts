@@ -7,6 +7,7 @@ import { $session } from '../../src/stores/session.ts'
 import * as accountApi from '../../src/api/account.ts'
 import { refreshStatus, $status } from '../../src/stores/status.ts'
 import {
+  CONSOLE_HEADER,
   cleanup,
   goTo,
   mount,
@@ -36,9 +37,10 @@ describe('the API client: global response handling (spec section 8)', () => {
   it("429 from the real server: 'too many requests, try again later'", async () => {
     const el = await mount('<tollgate-reset></tollgate-reset>')
     await serverCommand('tg-critical-limit', { limit: 1 })
-    // the first call may still fit in the window; the second cannot
-    await accountApi.login('root', 'wrong').catch(() => undefined)
-    const error = await failure(accountApi.login('root', 'wrong'))
+    // the first call may still fit in the window; the second cannot (sign-in has its own
+    // per-account limit; the password-reset confirmation keeps the critical one)
+    await accountApi.confirmPasswordReset('nobody@example.com', 'wrong').catch(() => undefined)
+    const error = await failure(accountApi.confirmPasswordReset('nobody@example.com', 'wrong'))
     expect(error.status).to.equal(429)
     await waitForToast(el, 'too many requests, try again later')
   })
@@ -73,7 +75,11 @@ describe('the API client: global response handling (spec section 8)', () => {
       await waitForToast(el, 'wrong username or password, or the user has been banned')
       expect(rec.events).to.have.length(1)
       expect(rec.events[0]!.target).to.equal(el)
-      expect(rec.events[0]!.detail).to.deep.equal({ status: 200, message: 'wrong username or password, or the user has been banned' })
+      expect(rec.events[0]!.detail).to.deep.equal({
+        status: 200,
+        kind: 'refused',
+        message: 'wrong username or password, or the user has been banned',
+      })
     } finally {
       rec.stop()
     }
@@ -99,13 +105,20 @@ describe('the API client: global response handling (spec section 8)', () => {
     expect(toastTexts(el).filter((t) => t.startsWith('Error:'))).to.deep.equal([])
   })
 
-  it('sends the access token from configure() as Authorization: Bearer', async () => {
-    const user = await registerAndSignIn()
-    const token = (await get<string>('/api/user/token')).data
-    await fetch('/api/user/logout')
-    configure({ accessToken: token })
-    const self = await accountApi.self()
-    expect(self.id).to.equal(user.id)
+  it('tollgate-error carries the HTTP status and kind http for an HTTP failure, network for no answer', async () => {
+    const el = await mount('<tollgate-reset></tollgate-reset>')
+    const rec = recordEvents('tollgate-error')
+    try {
+      await failure(call('GET', '/__status/500'))
+      configure({ apiBase: 'http://127.0.0.1:9' })
+      await failure(call('GET', '/api/status'))
+      expect(rec.events.map((e) => [e.target, e.detail.status, e.detail.kind])).to.deep.equal([
+        [el, 500, 'http'],
+        [el, 0, 'network'],
+      ])
+    } finally {
+      rec.stop()
+    }
   })
 })
 
@@ -115,7 +128,7 @@ describe('401: the session expires', () => {
   it('clears the stored user, emits tollgate-session-expired and shows /login with the expiry notice', async () => {
     const user = await registerAndSignIn()
     // the server forgets this browser; the stored copy of the user stays
-    await fetch('/api/user/logout')
+    await fetch('/api/user/logout', CONSOLE_HEADER)
     expect($session.get()?.id).to.equal(user.id)
     goTo('/token')
     const rec = recordEvents('tollgate-session-expired', 'tollgate-navigate')

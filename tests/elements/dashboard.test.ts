@@ -12,6 +12,7 @@ import { $prefs } from '../../src/stores/prefs.ts'
 import { setClock } from '../../src/stores/clock.ts'
 import { toLocalInput } from '../../src/ui/datetime.ts'
 import {
+  CONSOLE_HEADER,
   $,
   $$,
   cleanup,
@@ -229,7 +230,7 @@ describe('<tollgate-dashboard> grouping and totals', () => {
     await waitFor(() => total(admin, 'requests') === '5', "bob's requests")
     expect(models(admin)).to.deep.equal([['gpt-4o', 5, 50, 2000]])
     admin.remove()
-    await fetch('/api/user/logout')
+    await fetch('/api/user/logout', CONSOLE_HEADER)
 
     await signInAs(bob.username, 'password123')
     const user = await dashboard()
@@ -256,6 +257,18 @@ describe('<tollgate-dashboard> defaults and states', () => {
     const end = at(6, 11, 13)
     expect($$<HTMLInputElement>(el, 'sl-input').map((i) => i.value)).to.deep.equal([toLocalInput(end - 25 * 3600), toLocalInput(end)])
     await waitForText(el, 'No usage in this period')
+  })
+
+  it('says how often the figures are written: every DataExportInterval minutes', async () => {
+    await setOptions({ DataExportInterval: '3' })
+    try {
+      await loadStatus()
+      await registerAndSignIn()
+      const el = await dashboard()
+      await waitForText(el, 'Figures are written every 3 min.')
+    } finally {
+      await setOptions({ DataExportInterval: '5' })
+    }
   })
 
   it('takes its default granularity and range from DataExportDefaultTime', async () => {

@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai'
-import { formatQuota, formatQuotaTicks } from '../../src/ui/format.ts'
+import { byteSize, formatQuota, formatQuotaTicks } from '../../src/ui/format.ts'
 import { compactNumber } from '../../domain/quota.ts'
 import { isHttpUrl, sanitizeHtml } from '../../src/ui/sanitize.ts'
 
@@ -33,6 +33,11 @@ describe('admin HTML', () => {
     expect(clean).to.equal('<p>Hi <a>x</a><b>there</b></p>')
   })
 
+  it('drops style attributes, so a footer cannot lay a fixed overlay over the page (issue 10 item 9)', () => {
+    const overlay = '<div style="position:fixed;inset:0;z-index:99999;background:#fff">Pay here</div><p style="color:red">x</p>'
+    expect(sanitizeHtml(overlay)).to.equal('<div>Pay here</div><p>x</p>')
+  })
+
   it('tells a URL (shown in a frame) from HTML', () => {
     expect(isHttpUrl('https://example.com/home')).to.equal(true)
     expect(isHttpUrl(' http://example.com ')).to.equal(true)
@@ -48,5 +53,19 @@ describe('quota axis ticks (data dashboard)', () => {
     expect(formatQuotaTicks([0, 50, 100, 150], currency)).to.deep.equal(['$0.0000', '$0.0001', '$0.0002', '$0.0003'])
     expect(formatQuotaTicks([0, 500000, 1000000], currency)).to.deep.equal(['$0.00', '$1.00', '$2.00'])
     expect(formatQuotaTicks([0, 20000, 40000], { display_in_currency: false, quota_per_unit: 500000 })).to.deep.equal(['0', '20k', '40k'])
+  })
+})
+
+describe('byte sizes (the log export progress)', () => {
+  it('reads bytes below 1 KB, then KB and MB with one decimal', () => {
+    expect([0, 1023, 1024, 1536, 1024 * 1024 - 1, 1024 * 1024, 7.9 * 1024 * 1024].map(byteSize)).to.deep.equal([
+      '0 B',
+      '1023 B',
+      '1.0 KB',
+      '1.5 KB',
+      '1024.0 KB',
+      '1.0 MB',
+      '7.9 MB',
+    ])
   })
 })

@@ -2,6 +2,7 @@
  * Fixtures and helpers for the element tests: mount an element, look inside its shadow root,
  * fill Shoelace inputs, wait for the real server, arrange server state through wtr commands.
  */
+import { expect } from '@esm-bundle/chai'
 import { executeServerCommand } from '@web/test-runner-commands'
 import { $session } from '../../src/stores/session.ts'
 import { $status, refreshStatus } from '../../src/stores/status.ts'
@@ -14,6 +15,27 @@ import type { User } from '../../src/api/types.ts'
 
 const START_URL = location.pathname + location.search
 const mounted: HTMLElement[] = []
+
+// The requests the page has sent and not yet seen answered. A test ends while some of its calls
+// are still on their way (the console's refresh of the signed-in user, for one); answered after
+// the cleanup, such a call would sign the old user in again, and the next test's console, asking
+// the server about that user, would be sent to /login in the middle of its steps.
+const inFlight = new Set<Promise<unknown>>()
+const pageFetch = window.fetch
+window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+  const answer = pageFetch(input, init)
+  const settled: Promise<unknown> = answer.then(
+    (): unknown => inFlight.delete(settled),
+    (): unknown => inFlight.delete(settled),
+  )
+  inFlight.add(settled)
+  return answer
+}
+
+/** Waits until the requests already sent have their answers (and the few those answers start). */
+async function requestsSettled(): Promise<void> {
+  for (let round = 0; round < 3 && inFlight.size > 0; round++) await Promise.all([...inFlight])
+}
 
 /** Mounts markup in the document and returns its first element, once React has rendered into it. */
 export async function mount<T extends HTMLElement = HTMLElement>(html: string): Promise<T> {
@@ -156,13 +178,30 @@ export function uniqueName(prefix = 'u'): string {
   return `${prefix}${Date.now().toString(36).slice(-6)}${counter}`.slice(0, 12)
 }
 
+/** What the console's client sends on every call: the header a state-changing GET needs (the server's CSRF rule). */
+export const CONSOLE_HEADER: RequestInit = { headers: { 'X-Tollgate-Client': '1' } }
+
+/**
+ * The envelope of an answer read by a test's own call. An answer that is not JSON fails with its
+ * status, address and first bytes, so a failure says which call broke and how (not only "Unexpected
+ * end of JSON input").
+ */
+export async function envelopeOf<T = any>(res: Response): Promise<{ success: boolean; message: string; data: T }> {
+  const text = await res.text()
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new Error(`${res.status} from ${new URL(res.url, location.href).pathname}: not JSON: ${JSON.stringify(text.slice(0, 200))}`)
+  }
+}
+
 /** Registers a user through the real API and signs it in (server cookie + stored user). */
 export async function registerAndSignIn(username = uniqueName(), password = 'password123'): Promise<User> {
   const reg = await fetch('/api/user/register', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password, password2: password, email: '', verification_code: '', aff_code: '' }),
-  }).then((r) => r.json())
+  }).then(envelopeOf)
   if (!reg.success) throw new Error(reg.message)
   return signInAs(username, password)
 }
@@ -172,7 +211,7 @@ export async function signInAs(username: string, password: string): Promise<User
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password }),
-  }).then((r) => r.json())
+  }).then(envelopeOf)
   if (!res.success) throw new Error(res.message)
   $session.set(res.data)
   return res.data
@@ -181,7 +220,11 @@ export async function signInAs(username: string, password: string): Promise<User
 /** Puts the page back as it was: elements removed, stores and storage cleared, server session ended, URL and clock restored. */
 export async function cleanup(): Promise<void> {
   for (const el of mounted.splice(0)) el.remove()
-  await fetch('/api/user/logout')
+  // signed out here first, while the server session still answers: what the stores do about it
+  // (and what the test left on its way) is answered before the session ends
+  $session.set(null)
+  await requestsSettled()
+  await fetch('/api/user/logout', CONSOLE_HEADER)
   await serverCommand('tg-reset-options')
   localStorage.clear()
   $session.set(null)
@@ -202,4 +245,24 @@ export async function cleanup(): Promise<void> {
 export function goTo(path: string): void {
   history.replaceState(null, '', path)
   syncRoute()
+}
+
+/** The sum of the red, green and blue of a computed colour (under 200 reads as dark). */
+function rgbSum(color: string): number {
+  return color
+    .match(/\d+/g)!
+    .slice(0, 3)
+    .map(Number)
+    .reduce((a, b) => a + b, 0)
+}
+
+/**
+ * In dark mode the part at `selector` is dark, and the element, used alone on a (light) host page,
+ * paints its own dark background.
+ */
+export function expectPaintsDark(el: Element, selector: string): void {
+  expect(rgbSum(getComputedStyle($(el, selector)!).backgroundColor)).to.be.below(200)
+  const root = getComputedStyle($(el, '.tg-root')!).backgroundColor
+  expect(root).to.not.equal('rgba(0, 0, 0, 0)')
+  expect(rgbSum(root)).to.be.below(200)
 }

@@ -4,6 +4,7 @@ import { $session } from '../../src/stores/session.ts'
 import { $status } from '../../src/stores/status.ts'
 import { setLocale } from '../../src/stores/prefs.ts'
 import {
+  CONSOLE_HEADER,
   $,
   $$,
   cleanup,
@@ -82,7 +83,7 @@ describe('<tollgate-login> against the real server', () => {
   it("signs in: stores the user, says 'logged in', emits tollgate-login and asks for /token", async () => {
     const username = uniqueName('login')
     await registerAndSignIn(username, 'password123')
-    await fetch('/api/user/logout')
+    await fetch('/api/user/logout', CONSOLE_HEADER)
     $session.set(null)
     const nav = stayOnPage()
     const rec = recordEvents('tollgate-login')

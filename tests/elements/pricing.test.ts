@@ -7,6 +7,7 @@ import { setLocale, setTheme } from '../../src/stores/prefs.ts'
 import { formatUsd } from '../../src/screens/pricing/pricing-rules.ts'
 import { callPrice, completionPricePerMillion, promptPricePerMillion } from '../../domain/pricing.ts'
 import {
+  CONSOLE_HEADER,
   $,
   $$,
   cleanup,
@@ -23,6 +24,7 @@ import {
   waitFor,
   waitForText,
   waitForToast,
+  expectPaintsDark,
 } from './helpers.ts'
 
 // --- helpers of this file ---------------------------------------------------------------------
@@ -158,7 +160,7 @@ describe('<tollgate-pricing> signed out and signed in', () => {
     expect(priceOf(el, m.usage, 'completion')).to.equal('$10.00')
     expect(priceOf(el, m.call, 'call')).to.equal('$0.02')
 
-    await fetch('/api/user/logout')
+    await fetch('/api/user/logout', CONSOLE_HEADER)
     $session.set(null)
     await waitForText(el, 'Prices for the default group (group ratio 1.5)')
     await waitFor(() => priceOf(el, m.vip, 'input') === '$45.00', 'the default prices')
@@ -320,18 +322,7 @@ describe('<tollgate-pricing> small screens, dark mode, Chinese and the console',
     setTheme('dark')
     const el = await mountPricing()
     await waitFor(() => row(el, m.usage))
-    const [r, g, b] = getComputedStyle($(el, '.tg-table-wrap')!).backgroundColor.match(/\d+/g)!.map(Number)
-    expect(r! + g! + b!).to.be.below(200)
-    // used alone on a (light) host page, the element paints its own dark background
-    const root = getComputedStyle($(el, '.tg-root')!).backgroundColor
-    expect(root).to.not.equal('rgba(0, 0, 0, 0)')
-    expect(
-      root
-        .match(/\d+/g)!
-        .slice(0, 3)
-        .map(Number)
-        .reduce((a, b) => a + b, 0),
-    ).to.be.below(200)
+    expectPaintsDark(el, '.tg-table-wrap')
   })
 
   it('speaks Simplified Chinese', async () => {

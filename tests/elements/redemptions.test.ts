@@ -1,9 +1,10 @@
 import { expect } from '@esm-bundle/chai'
 import { setViewport } from '@web/test-runner-commands'
 import '../../elements/index.ts'
+import { prefetch } from '../../src/screens/redemptions/redemptions-screen.tsx'
 import { setLocale, setTheme } from '../../src/stores/prefs.ts'
 import type { Redemption } from '../../src/api/types.ts'
-import { codesFile, createBody, DEFAULT_REDEMPTION } from '../../src/screens/redemptions/redemption-form.ts'
+import { codesFile, createBody, DEFAULT_REDEMPTION } from '../../src/screens/redemptions/redemption-rules.ts'
 import {
   $,
   $$,
@@ -118,6 +119,27 @@ describe('redemption rules (pure)', () => {
 
 describe('<tollgate-redemptions>', () => {
   beforeEach(() => signInAs('root', '123456'))
+
+  it("asks for the first page as soon as the screen's code arrives, and the screen takes that answer over", async () => {
+    const made = await (await newCodes(1))[0]!
+    const calls: string[] = []
+    const original = window.fetch
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+      if (url.includes('/api/redemption/?')) calls.push(url)
+      return original(input, init)
+    }
+    try {
+      prefetch()
+      await waitFor(() => calls.length === 1, 'asked before any element shows the list')
+      const el = await mountCodes()
+      await waitRow(el, made.id)
+      expect(calls).to.have.length(1, 'not asked again')
+    } finally {
+      window.fetch = original
+    }
+  })
+
   afterEach(async () => {
     await setViewport({ width: 1280, height: 800 })
     await cleanup()
@@ -190,7 +212,7 @@ describe('<tollgate-redemptions>', () => {
     const el = await mountCodes()
     const status = (id: number) => rowOf(el, id)!.querySelector('[data-cell="status"]')!.textContent
     await waitRow(el, used!.id)
-    expect([status(unused!.id), status(disabled!.id), status(used!.id)]).to.deep.equal(['unused', 'disabled', 'used'])
+    expect([status(unused!.id), status(disabled!.id), status(used!.id)]).to.deep.equal(['Unused', 'Disabled', 'Used'])
     expect([unused, disabled, used].map((r) => rowOf(el, r!.id)!.dataset.shaded)).to.deep.equal(['false', 'true', 'true'])
     expect(getComputedStyle(rowOf(el, disabled!.id)!).backgroundColor).to.not.equal(
       getComputedStyle(rowOf(el, unused!.id)!).backgroundColor,

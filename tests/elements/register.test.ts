@@ -2,6 +2,7 @@ import { expect } from '@esm-bundle/chai'
 import '../../elements/index.ts'
 import { setLocale } from '../../src/stores/prefs.ts'
 import {
+  CONSOLE_HEADER,
   $,
   cleanup,
   fill,
@@ -101,8 +102,8 @@ describe('<tollgate-register> against the real server', () => {
 
   it('sends the ?aff= invite code as aff_code', async () => {
     const inviter = await registerAndSignIn()
-    const aff = (await fetch('/api/user/aff').then((r) => r.json())).data as string
-    await fetch('/api/user/logout')
+    const aff = (await fetch('/api/user/aff', CONSOLE_HEADER).then((r) => r.json())).data as string
+    await fetch('/api/user/logout', CONSOLE_HEADER)
     const nav = stayOnPage()
     try {
       goTo(`/register?aff=${encodeURIComponent(aff)}`)

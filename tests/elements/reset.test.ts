@@ -1,6 +1,7 @@
 import { expect } from '@esm-bundle/chai'
 import '../../elements/index.ts'
 import {
+  CONSOLE_HEADER,
   $,
   cleanup,
   fill,
@@ -22,7 +23,7 @@ import {
 async function userWithEmail(): Promise<{ username: string; email: string }> {
   const username = uniqueName('rst')
   await registerAndSignIn(username, 'password123')
-  await fetch('/api/user/logout')
+  await fetch('/api/user/logout', CONSOLE_HEADER)
   const email = `${username}@example.com`
   await serverCommand('tg-set-email', { username, email })
   return { username, email }

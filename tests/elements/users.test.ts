@@ -1,9 +1,10 @@
 import { expect } from '@esm-bundle/chai'
 import { sendKeys, setViewport } from '@web/test-runner-commands'
 import '../../elements/index.ts'
+import { prefetch } from '../../src/screens/users/users-screen.tsx'
 import { setLocale, setTheme } from '../../src/stores/prefs.ts'
 import type { User } from '../../src/api/types.ts'
-import { addQuota, userChanges, formFromUser } from '../../src/screens/users/user-form.ts'
+import { addQuota, userChanges, formFromUser } from '../../src/screens/users/user-rules.ts'
 import {
   $,
   $$,
@@ -119,6 +120,27 @@ describe('user rules (pure)', () => {
 
 describe('<tollgate-users> list', () => {
   beforeEach(() => signInAs('root', '123456'))
+
+  it("asks for the first page as soon as the screen's code arrives, and the screen takes that answer over", async () => {
+    const made = await newUser()
+    const calls: string[] = []
+    const original = window.fetch
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+      if (url.includes('/api/user/?')) calls.push(url)
+      return original(input, init)
+    }
+    try {
+      prefetch()
+      await waitFor(() => calls.length === 1, 'asked before any element shows the list')
+      const el = await mountUsers()
+      await waitRow(el, made.id)
+      expect(calls).to.have.length(1, 'not asked again')
+    } finally {
+      window.fetch = original
+    }
+  })
+
   afterEach(async () => {
     await setViewport({ width: 1280, height: 800 })
     await cleanup()
@@ -141,7 +163,7 @@ describe('<tollgate-users> list', () => {
     const role = (id: number) => rowOf(el, id)!.querySelector('[data-cell="role"]')!.textContent
     const state = (id: number) => rowOf(el, id)!.querySelector('[data-cell="status"]')!.textContent
     expect([role(newest.id), role(admin.id)]).to.deep.equal(['User', 'Administrator'])
-    expect([state(newest.id), state(banned.id), state(cancelled.id)]).to.deep.equal(['activated', 'banned', 'cancelled'])
+    expect([state(newest.id), state(banned.id), state(cancelled.id)]).to.deep.equal(['Activated', 'Banned', 'Cancelled'])
     await click($(el, '[data-action="load-more"]'))
     await waitFor(() => $$(el, 'tbody tr').length > 10, 'the next page')
     const more = $$(el, 'tbody tr').map((r) => Number(r.dataset.id))
@@ -180,7 +202,7 @@ describe('<tollgate-users> list', () => {
     expect((await readUser(u.id)).data.role).to.equal(1)
     await act('disable')
     expect((await readUser(u.id)).data.status).to.equal(2)
-    expect(rowOf(el, u.id)!.querySelector('[data-cell="status"]')!.textContent).to.equal('banned')
+    expect(rowOf(el, u.id)!.querySelector('[data-cell="status"]')!.textContent).to.equal('Banned')
     await act('enable')
     expect((await readUser(u.id)).data.status).to.equal(1)
   })
@@ -216,6 +238,29 @@ describe('<tollgate-users> list', () => {
     await waitForToast(el, 'operation completed successfully')
     await signInAs('root', '123456')
     expect((await readUser(plain.id)).data.status).to.equal(2)
+  })
+
+  it("shows an administrator another administrator's and root's details as the list has them, without an error", async () => {
+    const admin = await newUser('ad')
+    const other = await newUser('ad')
+    await manage(admin.username, 'promote')
+    await manage(other.username, 'promote')
+    await api('PUT', '/api/user/', { id: other.id, quota: 1234567 })
+    await loadStatus()
+    await signInAs(admin.username, PASSWORD)
+    const el = await mountUsers()
+    for (const target of [other.id, admin.id]) {
+      await click((await waitRow(el, target)).querySelector('[data-action="info"]'))
+      const dialog = await waitFor(() => $<Control>(el, 'sl-dialog[data-dialog="user-info"][open]'), 'the dialog')
+      await waitFor(() => dialog.querySelector('[data-fact="id"] dd')?.textContent === String(target), 'the details')
+      expect(dialog.querySelector('sl-alert[variant="danger"]'), 'an error panel').to.equal(null)
+      expect(dialog.querySelector('[data-fact="role"]')!.textContent).to.include('Administrator')
+      if (target === other.id) expect(dialog.querySelector('[data-fact="quota"] dd')!.textContent).to.equal('$2.47')
+      await sleep(250)
+      await sendKeys({ press: 'Escape' })
+      await waitFor(() => !dialog.open, 'the dialog to close')
+    }
+    expect(toastTexts(el)).to.deep.equal([])
   })
 
   it('searches by keyword and group; an empty search shows the list again', async () => {

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { ACCOUNT_FREE_FAILURES, ADDRESS_MAX_FAILURES } from '../../server/lib/login-guard.ts'
 import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
 import { DEFAULT_OPTIONS } from '../../server/options.ts'
 
@@ -159,14 +160,31 @@ for (const dialect of dialects) {
       assert.equal((await root.del('/api/user/self')).body.success, false)
     })
 
-    it('rate-limits login with 429', async () => {
-      const limited = await startServer(dialect, { criticalRateLimit: 3 })
+    it('limits password guessing per account (429 with a wait) and lets a right password from that address through elsewhere', async () => {
+      const victim = await s.user()
+      const bystander = await s.user()
+      const codes = []
+      for (let i = 0; i < ACCOUNT_FREE_FAILURES + 1; i++) {
+        codes.push((await new Client(s).post('/api/user/login', { username: victim.username, password: `guess-${i}` })).status)
+      }
+      assert.deepEqual(codes, [...Array(ACCOUNT_FREE_FAILURES).fill(200), 429])
+      const locked = await new Client(s).post('/api/user/login', { username: victim.username, password: 'password123' })
+      assert.equal(locked.status, 429, 'even the right password waits out the backoff')
+      assert.match(locked.body.message, /try again in \d+ seconds/)
+      const other = await new Client(s).post('/api/user/login', { username: bystander.username, password: 'password123' })
+      assert.equal(other.body.success, true, 'the same address, another account: not refused')
+    })
+
+    it('caps failed sign-ins per address, loosely', async () => {
+      const capped = await startServer(dialect)
       try {
-        const codes = []
-        for (let i = 0; i < 5; i++) codes.push((await limited.anon.post('/api/user/login', { username: 'x', password: 'y' })).status)
-        assert.deepEqual(codes, [200, 200, 200, 429, 429])
+        for (let i = 0; i < ADDRESS_MAX_FAILURES; i++) {
+          const r = await capped.anon.post('/api/user/login', { username: `nobody${i}`, password: 'x' })
+          assert.equal(r.status, 200, `failure ${i}`)
+        }
+        assert.equal((await capped.anon.post('/api/user/login', { username: 'nobody-else', password: 'x' })).status, 429)
       } finally {
-        await limited.close()
+        await capped.close()
       }
     })
 

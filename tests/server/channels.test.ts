@@ -570,7 +570,23 @@ for (const dialect of dialects) {
       assert.equal(await status(manual.id), 2)
       assert.ok((await abilities(back.id)).every((a) => a.enabled === 1))
       const enabledOnly = await admin.post('/api/channel/dooy', { act: 'check_viggle', type: 45, status: 1 })
-      assert.deepEqual([enabledOnly.body.data.checked, enabledOnly.body.data.disabled], [1, 0])
+      assert.deepEqual([enabledOnly.body.data.checked, enabledOnly.body.data.disabled], [2, 0])
+    })
+
+    it("checks, on the console's own request (status 1), enabled and automatically disabled channels alike", async () => {
+      await s.ctx.db.updateTable('channels').set({ status: 2 }).where('type', '=', 45).execute()
+      const back = await create({ type: 45, key: 'sk-good-v', base_url: upstream.url, models: 'vg_generate', status: 3 })
+      const failing = await create({ type: 45, key: 'sk-bad', base_url: upstream.url, models: 'vg_generate' })
+      const manual = await create({ type: 45, key: 'sk-good-v', base_url: upstream.url, models: 'vg_generate', status: 2 })
+      // the body the console's "check Viggle" button sends (src/api/channels.ts)
+      const r = await admin.post('/api/channel/dooy', { act: 'check_viggle', type: 45, status: 1 })
+      assert.equal(r.body.success, true, r.body.message)
+      assert.deepEqual([r.body.data.checked, r.body.data.enabled, r.body.data.disabled], [2, 1, 1])
+      const status = async (id: number) =>
+        (await s.ctx.db.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
+      assert.equal(await status(back.id), 1)
+      assert.equal(await status(failing.id), 3)
+      assert.equal(await status(manual.id), 2, 'a manual disable stands')
     })
 
     it('refuses an unknown act or a type that does not fit it', async () => {

@@ -36,19 +36,23 @@ export interface Reply<T = any> {
 export class Client {
   cookie = ''
   bearer = ''
+  /** send `X-Tollgate-Client: 1` as the console does (off: a link or form an attacker makes the browser follow) */
+  console = true
   private server: Server
   constructor(server: Server) {
     this.server = server
   }
 
   async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
-    const h: Record<string, string> = { ...headers }
+    const h: Record<string, string> = this.console ? { 'x-tollgate-client': '1', ...headers } : { ...headers }
     if (this.cookie) h.cookie = this.cookie
     if (this.bearer) h.authorization = `Bearer ${this.bearer}`
     let payload: string | undefined
     if (body !== undefined) {
       payload = typeof body === 'string' ? body : JSON.stringify(body)
-      h['content-type'] = 'application/json'
+      // a test may send another type, or none ('')
+      h['content-type'] ??= 'application/json'
+      if (h['content-type'] === '') delete h['content-type']
     }
     const res = await this.server.app.request(`http://localhost${path}`, { method, headers: h, body: payload })
     const setCookie = res.headers.get('set-cookie')

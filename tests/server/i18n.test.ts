@@ -42,5 +42,19 @@ for (const dialect of dialects) {
       assert.equal(short.body.message, 'password 至少需要 8 个字符')
       assert.equal((await s.anon.call('GET', '/api/nothing/here', undefined, zh)).body.message, '没有这个接口：GET /api/nothing/here')
     })
+
+    it("names a field's wrong JSON type in the caller's words", async () => {
+      const u = await s.user()
+      const zh = { 'accept-language': 'zh-CN' }
+      const cases: Array<[Record<string, unknown>, string, string]> = [
+        [{ name: 'a', remain_quota: 'many' }, 'remain_quota 必须是数字', 'remain_quota must be number'],
+        [{ name: 'a', unlimited_quota: 'yes' }, 'unlimited_quota 必须是布尔值（true 或 false）', 'unlimited_quota must be boolean'],
+        [{ name: 7 }, 'name 必须是字符串', 'name must be string'],
+      ]
+      for (const [body, inZh, inEn] of cases) {
+        assert.equal((await u.call('POST', '/api/token/', body, zh)).body.message, inZh)
+        assert.equal((await u.post('/api/token/', body)).body.message, inEn)
+      }
+    })
   })
 }

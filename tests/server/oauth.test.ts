@@ -206,6 +206,26 @@ for (const dialect of dialects) {
         assert.match(done.headers.get('set-cookie') ?? '', /tollgate_oauth_state=;[^,]*Max-Age=0/i, 'the state cookie is dropped once used')
       })
 
+      it('takes a state once, and only in the session that asked for it (no replay, no planted state)', async () => {
+        const ask = async () => {
+          const r = await new Client(s).get('/api/oauth/state')
+          return { state: r.body.data as string, cookie: r.headers.get('set-cookie')!.split(';')[0]! }
+        }
+        const st = await ask()
+        const use = (c: Client, cookie: string, code: string) =>
+          c.call('GET', `/api/oauth/github?code=${code}&state=${st.state}`, undefined, { cookie })
+        assert.equal((await use(new Client(s), st.cookie, 'code-7001')).body.success, true)
+        assert.equal((await use(new Client(s), st.cookie, 'code-7001')).status, 403, 'the same state and cookie again')
+        // a state made signed out (its cookie planted into a signed-in victim's browser) binds nothing
+        const planted = await ask()
+        const victim = await s.user()
+        const r = await victim.call('GET', `/api/oauth/github?code=code-7002&state=${planted.state}`, undefined, {
+          cookie: `${victim.cookie}; ${planted.cookie}`,
+        })
+        assert.equal(r.status, 403)
+        assert.equal((await victim.get('/api/user/self')).body.data.github_id, '')
+      })
+
       it('binds to the signed-in user and answers message bind', async () => {
         const u = await s.user()
         const { state, call } = await startState(u)
@@ -368,7 +388,7 @@ for (const dialect of dialects) {
         assert.equal(again.body.data.id, r.body.data.id)
       })
 
-      it('refuses a bad hash, another bot, a changed field, and a login older than a day', async () => {
+      it('refuses a bad hash, another bot, a changed field, and a login older than five minutes', async () => {
         const tampered = new URLSearchParams(telegramQuery(widget('9002')))
         tampered.set('id', '1')
         const cases = [
@@ -391,19 +411,57 @@ for (const dialect of dialects) {
         assert.equal((await userBy('telegram_id', '1')).length, 0)
       })
 
-      it('binds through the widget auth URL and goes back to /setting', async () => {
+      /** The state the settings page asks for before showing the widget; the widget's answer comes back with it. */
+      const bindState = async (c: Client) => {
+        const r = await c.get('/api/oauth/telegram/state')
+        assert.equal(r.body.success, true, r.body.message)
+        return `state=${encodeURIComponent(r.body.data)}`
+      }
+
+      it('binds through the widget auth URL with the state the settings page started, and goes back to /setting', async () => {
         assert.equal((await s.anon.get(`/api/oauth/telegram/bind?${telegramQuery(widget('9003'))}`)).status, 401)
         const u = await s.user()
-        const r = await u.get(`/api/oauth/telegram/bind?${telegramQuery(widget('9003'))}`)
+        const r = await u.get(`/api/oauth/telegram/bind?${telegramQuery(widget('9003'))}&${await bindState(u)}`)
         assert.equal(r.status, 302)
         assert.equal(r.headers.get('location'), '/setting')
         assert.equal((await u.get('/api/user/self')).body.data.telegram_id, '9003')
         const other = await s.user()
-        const taken = await other.get(`/api/oauth/telegram/bind?${telegramQuery(widget('9003'))}`)
+        const taken = await other.get(
+          `/api/oauth/telegram/bind?${telegramQuery(widget('9003', { auth_date: String(now() - 1) }))}&${await bindState(other)}`,
+        )
         assert.equal(taken.body.success, false)
-        const forged = await other.get(`/api/oauth/telegram/bind?${telegramQuery(widget('9004'), 'x:y')}`)
+        const forged = await other.get(`/api/oauth/telegram/bind?${telegramQuery(widget('9004'), 'x:y')}&${await bindState(other)}`)
         assert.equal(forged.body.success, false)
         assert.equal((await other.get('/api/user/self')).body.data.telegram_id, '')
+      })
+
+      it("refuses a bind (issue 10 attack 2) without a state, with another user's state, or with a used state", async () => {
+        const attacker = await s.user()
+        const victim = await s.user()
+        const attackerState = await bindState(attacker)
+        const tries = [
+          `/api/oauth/telegram/bind?${telegramQuery(widget('9010'))}`,
+          `/api/oauth/telegram/bind?${telegramQuery(widget('9011'))}&${attackerState}`,
+        ]
+        for (const path of tries) assertRefused(await victim.get(path), path)
+        const own = await bindState(victim)
+        const first = await victim.get(`/api/oauth/telegram/bind?${telegramQuery(widget('9012'))}&${own}`)
+        assert.equal(first.status, 302)
+        await s.ctx.db.updateTable('users').set({ telegram_id: '' }).where('id', '=', victim.id).execute()
+        assertRefused(await victim.get(`/api/oauth/telegram/bind?${telegramQuery(widget('9013'))}&${own}`), 'a used state')
+        assert.equal((await victim.get('/api/user/self')).body.data.telegram_id, '')
+      })
+
+      it('accepts a widget answer once, and refuses one older than five minutes (no replay)', async () => {
+        const q = telegramQuery(widget('9020'))
+        assert.equal((await new Client(s).get(`/api/oauth/telegram/login?${q}`)).body.success, true)
+        const replay = await new Client(s).get(`/api/oauth/telegram/login?${q}`)
+        assertRefused(replay, 'a replayed answer')
+        assert.match(replay.body.message, /already used/)
+        const stale = await new Client(s).get(
+          `/api/oauth/telegram/login?${telegramQuery(widget('9020', { auth_date: String(now() - 6 * 60) }))}`,
+        )
+        assert.match(stale.body.message, /expired/)
       })
 
       it('refuses a banned user and is refused while Telegram sign-in is off', async () => {

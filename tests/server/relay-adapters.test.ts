@@ -242,10 +242,19 @@ for (const dialect of dialects) {
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'gpt-4o', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
       })
-      assert.equal(wrong.status, 400)
-      const w = (await wrong.json()) as any
-      assert.equal(w.error.type, 'invalid_request_error')
-      assert.match(w.error.message, /the Anthropic messages API is not supported for this channel type \(OpenAI\)/)
+      // an OpenAI channel answers the messages API through the chat completions shape (issue 16)
+      assert.equal(wrong.status, 200)
+      assert.equal(((await wrong.json()) as any).type, 'message')
+      const none = await fetch(`${f.base}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'no-such-model', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+      })
+      assert.equal(none.status, 503)
+      const w = (await none.json()) as any
+      assert.equal(w.type, 'error')
+      assert.equal(w.error.type, 'api_error')
+      assert.match(w.error.message, /no channel available for the model no-such-model/)
     })
 
     it('translates to Gemini generateContent and back', async () => {

@@ -64,6 +64,24 @@ for (const dialect of dialects) {
       assert.match((await root.get(`/api/channel/test/${claudeLess}`)).body.message, /not supported for this channel type \(Suno\)/)
     })
 
+    it('keeps a failed test on the channel until a later test passes', async () => {
+      f.fake.scenario('test-flip', { status: 500 })
+      const id = await f.channel({ key: 'test-flip', models: 'gpt-4o' })
+      await f.s.ctx.db.updateTable('channels').set({ other_info: '{"note":"kept"}' }).where('id', '=', id).execute()
+      assert.equal((await root.get(`/api/channel/test/${id}`)).body.success, false)
+      const failed = JSON.parse((await channel(id)).other_info)
+      assert.match(failed.test_error, /^status 500/)
+      assert.equal(failed.note, 'kept')
+      const listed = (await root.get(`/api/channel/${id}`)).body.data
+      assert.match(JSON.parse(listed.other_info).test_error, /^status 500/, 'the console reads it from the channel')
+      f.fake.reset()
+      assert.equal((await root.get(`/api/channel/test/${id}`)).body.success, true)
+      assert.deepEqual(JSON.parse((await channel(id)).other_info), { note: 'kept' })
+      const suno = await f.channel({ type: 41, key: 'suno-untestable', models: 'suno_music' })
+      await root.get(`/api/channel/test/${suno}`)
+      assert.equal((await channel(suno)).other_info, '', 'a type without a test call is not a failed channel')
+    })
+
     it('reports a channel it cannot reach or cannot build a request for, as the relay does', async () => {
       const closed = await f.channel({ key: 'test-closed', models: 'gpt-4o', baseUrl: 'http://127.0.0.1:1' })
       const r = await root.get(`/api/channel/test/${closed}`)
@@ -121,6 +139,7 @@ for (const dialect of dialects) {
       assert.equal(await status(good), 1)
       assert.equal(await status(failing), 3)
       assert.match(JSON.parse((await channel(failing)).other_info).status_reason, /channel test failed/)
+      assert.match(JSON.parse((await channel(failing)).other_info).test_error, /^status 500/, 'the failed test stays recorded')
       assert.equal(await status(keep), 1, 'auto_ban 0 is never disabled')
       assert.equal(await status(slow), 3)
       assert.equal(await status(recovered), 1)

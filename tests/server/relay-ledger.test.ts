@@ -202,6 +202,37 @@ for (const dialect of dialects) {
       assert.equal(Number(rows[0].created_at) % 3600, 0)
       assert.equal(Number(rows[0].token_used), 6 * (12 + 40))
     })
+
+    it('writes the dashboard buckets every DataExportInterval minutes, the charges and logs at once', async () => {
+      const ledger = f.engine.ledger
+      const userId = await f.user({ quota: 1_000_000 })
+      const token = await f.token(userId, { unlimited: true })
+      const buckets = () => f.s.ctx.db.selectFrom('quota_data').selectAll().where('user_id', '=', userId).execute()
+      ledger.stop()
+      const realNow = Date.now
+      try {
+        await f.s.ctx.options.set('DataExportInterval', '2')
+        await ledger.flush()
+        await mixed(f, token.key, 0)
+        await waitFor(() => ledger.hasPending(), 'the settled call')
+        await ledger.tick()
+        const logs = await f.s.ctx.db.selectFrom('logs').select('quota').where('token_id', '=', token.id).execute()
+        assert.equal(logs.length, 1, 'the log row is written with the batch')
+        assert.deepEqual(await buckets(), [], 'the bucket waits for the interval')
+        Date.now = () => realNow() + 61_000
+        await ledger.tick()
+        assert.deepEqual(await buckets(), [], 'one minute is not two')
+        Date.now = () => realNow() + 121_000
+        await ledger.tick()
+        const rows = await buckets()
+        assert.equal(rows.length, 1)
+        assert.equal(Number(rows[0]!.quota), Number(logs[0]!.quota))
+      } finally {
+        Date.now = realNow
+        await f.s.ctx.options.set('DataExportInterval', '5')
+        ledger.start()
+      }
+    })
   })
 
   describe(`relay pricing and logging switches (${dialect})`, () => {

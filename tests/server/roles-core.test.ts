@@ -132,7 +132,7 @@ for (const dialect of dialects) {
       { label: 'own logs', method: 'GET', min: 1, make: at('/api/log/self?p=0') },
       { label: 'log stat', method: 'GET', min: 10, make: at('/api/log/stat?type=0') },
       { label: 'own log stat', method: 'GET', min: 1, make: at('/api/log/self/stat') },
-      { label: 'clean logs', method: 'DELETE', min: 10, make: at('/api/log/?target_timestamp=1') },
+      { label: 'clean logs', method: 'DELETE', min: 100, make: at('/api/log/?target_timestamp=1') },
 
       { label: 'dashboard', method: 'GET', min: 10, make: at('/api/data/?start_timestamp=0&end_timestamp=100') },
       { label: 'own dashboard', method: 'GET', min: 1, make: at('/api/data/self?start_timestamp=0&end_timestamp=100') },

@@ -66,6 +66,31 @@ for (const dialect of dialects) {
       assert.equal((await s.ctx.db.selectFrom('tokens').select('id').where('user_id', '=', u.id).execute()).length, 0)
     })
 
+    it('refuses model limits that are on with no model chosen, on create and update, in both languages', async () => {
+      const u = await s.user()
+      const zh = { 'accept-language': 'zh-CN' }
+      for (const limits of ['', ' , ,', undefined]) {
+        const r = await u.post('/api/token/', { name: 'nothing allowed', model_limits_enabled: true, model_limits: limits })
+        assertRefused(r, `create with ${JSON.stringify(limits)}`, 'model_limits')
+        assert.equal(r.body.message, 'choose at least one model, or turn the model limit off')
+      }
+      const inZh = await u.call('POST', '/api/token/', { name: 'x', model_limits_enabled: true, model_limits: '' }, zh)
+      assert.equal(inZh.body.message, '请至少选择一个模型，或关闭模型限制')
+      assert.equal((await s.ctx.db.selectFrom('tokens').select('id').where('user_id', '=', u.id).execute()).length, 0)
+      const t = (await u.post('/api/token/', { name: 'limited', model_limits_enabled: true, model_limits: 'a' })).body.data
+      const off = (await u.post('/api/token/', { name: 'free', model_limits_enabled: false, model_limits: '' })).body.data
+      assertRefused(await u.put('/api/token/', { id: t.id, model_limits: '' }), 'clearing the models of an on limit', 'model_limits')
+      assertRefused(
+        await u.put('/api/token/', { id: off.id, model_limits_enabled: true }),
+        'turning on a limit with no model',
+        'model_limits',
+      )
+      assertRefused(await u.put('/api/token/', { ...t, model_limits: '' }), 'the full form with no model', 'model_limits')
+      assert.deepEqual([(await stored(t.id)).model_limits, (await stored(off.id)).model_limits_enabled], ['a', 0])
+      assert.equal((await u.put('/api/token/', { id: t.id, model_limits: '', model_limits_enabled: false })).body.success, true)
+      assert.equal((await u.put('/api/token/', { id: off.id, model_limits: 'b', model_limits_enabled: true })).body.success, true)
+    })
+
     it('pages the own tokens, newest first, size default 10 and at most 100', async () => {
       const u = await s.user()
       const other = await s.user()

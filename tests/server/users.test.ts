@@ -172,8 +172,10 @@ for (const dialect of dialects) {
       )
       assert.deepEqual((await root.post('/api/user/manage', { id: u.id, action: 'demote' })).body.data, { status: 1, role: 1 })
       assert.deepEqual((await admin.post('/api/user/manage', { id: u.id, action: 'disable' })).body.data, { status: 2, role: 1 })
-      assert.equal((await u.get('/api/user/self')).status, 403, 'a disabled user is locked out at once')
+      assert.equal((await u.get('/api/user/self')).status, 401, 'a disabled user is locked out at once: the sessions end')
       assert.deepEqual((await admin.post('/api/user/manage', { id: u.id, action: 'enable' })).body.data, { status: 1, role: 1 })
+      assert.equal((await u.get('/api/user/self')).status, 401, 'enabling again does not bring the old session back')
+      assert.equal((await u.post('/api/user/login', { username: u.username, password: 'password123' })).body.success, true)
       assert.equal((await u.get('/api/user/self')).status, 200)
 
       await u.post('/api/token/', { name: 'doomed', remain_quota: 10 })

@@ -1,7 +1,6 @@
 import { expect } from '@esm-bundle/chai'
-import { sendKeys, setViewport } from '@web/test-runner-commands'
+import { setViewport } from '@web/test-runner-commands'
 import '../../elements/index.ts'
-import { $session } from '../../src/stores/session.ts'
 import { setLocale, setTheme } from '../../src/stores/prefs.ts'
 import {
   $,
@@ -15,197 +14,13 @@ import {
   recordEvents,
   registerAndSignIn,
   setOptions,
-  signInAs,
-  sleep,
   textOf,
   waitFor,
   waitForText,
   waitForToast,
+  expectPaintsDark,
 } from './helpers.ts'
-
-// --- helpers of this file ---------------------------------------------------------------------
-
-type Sl = HTMLElement & { value: string; open: boolean; updateComplete?: Promise<unknown> }
-
-async function api<T = any>(method: string, path: string, body?: unknown): Promise<{ success: boolean; message: string; data: T }> {
-  const res = await fetch(path, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  return res.json()
-}
-
-/** A redemption code made by root through the admin API (signs root out again). */
-async function codeFromRoot(quota: number): Promise<string> {
-  await signInAs('root', '123456')
-  const res = await api<string[]>('POST', '/api/redemption/', { name: 'wallet test', quota, count: 1 })
-  await fetch('/api/user/logout')
-  $session.set(null)
-  if (!res.success) throw new Error(res.message)
-  return res.data[0]!
-}
-
-async function selfQuota(): Promise<number> {
-  return (await api<{ quota: number }>('GET', '/api/user/self')).data.quota
-}
-
-/** Records the URLs the page fetches; `fail` makes matching calls fail as an unreachable network does. */
-function watchFetch(fail: (url: string) => boolean = () => false) {
-  const original = window.fetch
-  const urls: string[] = []
-  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-    urls.push(url)
-    if (fail(url)) throw new TypeError('Failed to fetch')
-    return original(input, init)
-  }
-  return { urls, restore: () => (window.fetch = original) }
-}
-
-async function click(target: Element | null | undefined) {
-  if (!target) throw new Error('nothing to click')
-  await (target as Sl).updateComplete
-  ;(target as HTMLElement).click()
-  await sleep(30)
-}
-
-async function mountTopup(attrs = ''): Promise<HTMLElement> {
-  const el = await mount(`<tollgate-topup ${attrs}></tollgate-topup>`)
-  await waitFor(() => $(el, '[data-balance], .tg-panel'), 'the wallet')
-  return el
-}
-
-/** The number payable (the yuan sign stands beside it). */
-const payable = (el: Element) => $(el, '[data-payable] [data-amount]')!.textContent
-const dialog = (el: Element) => $<Sl>(el, '[data-testid="pay-dialog"]')!
-
-/** Options that turn online top-up on, paying into the test server's stand-in platform. */
-async function enableOnlineTopup(extra: Record<string, string | number> = {}) {
-  await setOptions({
-    PayAddress: `${location.origin}/__pay`,
-    EpayId: '1001',
-    EpayKey: 'epay-test-key',
-    ServerAddress: location.origin,
-    Price: 7.3,
-    ...extra,
-  })
-  await loadStatus()
-}
-
-// --- tests -------------------------------------------------------------------------------------
-
-describe('<tollgate-topup> balance and states', () => {
-  afterEach(cleanup)
-
-  it('offers the way to sign in when nobody is signed in', async () => {
-    const el = await mount('<tollgate-topup></tollgate-topup>')
-    await waitForText(el, 'Sign in to top up')
-    expect($(el, 'a[href="/login"]')).to.not.equal(null)
-  })
-
-  it('shows the current balance from GET /api/user/self, not the stored copy', async () => {
-    await setOptions({ DisplayInCurrencyEnabled: true, QuotaForNewUser: 1_250_000 })
-    await loadStatus()
-    const user = await registerAndSignIn()
-    expect(user.quota).to.equal(1_250_000)
-    $session.set({ ...user, quota: 1 })
-    const el = await mountTopup()
-    await waitFor(() => $(el, '[data-balance]')!.textContent === '$2.50', 'the balance from the server')
-  })
-
-  it('shows the balance compact when the site does not display currency', async () => {
-    await setOptions({ DisplayInCurrencyEnabled: false, QuotaForNewUser: 1_250_000 })
-    await loadStatus()
-    await registerAndSignIn()
-    const el = await mountTopup()
-    await waitFor(() => $(el, '[data-balance]')!.textContent === '1.3M', 'the compact balance')
-  })
-})
-
-describe('<tollgate-topup> redemption codes', () => {
-  afterEach(cleanup)
-
-  it("says 'please enter redemption code' for an empty code and calls nothing", async () => {
-    await registerAndSignIn()
-    const el = await mountTopup()
-    const net = watchFetch()
-    try {
-      await fill(el, 'code', '   ')
-      await click($(el, '[data-action="redeem"]'))
-      await waitForText(el, 'please enter redemption code')
-      expect(net.urls.some((u) => u.includes('/api/user/topup'))).to.equal(false)
-    } finally {
-      net.restore()
-    }
-  })
-
-  it("redeems a code made by root: 'redeemed successfully', the quota added, the balance refreshed, tollgate-topup", async () => {
-    await setOptions({ DisplayInCurrencyEnabled: true })
-    await loadStatus()
-    const code = await codeFromRoot(2_000_000)
-    await registerAndSignIn()
-    const before = await selfQuota()
-    const rec = recordEvents('tollgate-topup')
-    try {
-      const el = await mountTopup()
-      await fill(el, 'code', ` ${code} `)
-      await click($(el, '[data-action="redeem"]'))
-      await waitForToast(el, 'redeemed successfully')
-      await waitForText(el, 'Added $4.00 to your balance.')
-      expect(await selfQuota()).to.equal(before + 2_000_000)
-      await waitFor(() => $(el, '[data-balance]')!.textContent === `$${((before + 2_000_000) / 500000).toFixed(2)}`, 'the new balance')
-      expect(rec.events.map((e) => e.detail)).to.deep.equal([{ quota: 2_000_000 }])
-      expect(inputNamed(el, 'code')!.value).to.equal('')
-    } finally {
-      rec.stop()
-    }
-  })
-
-  it("shows the server's refusal for an unknown or a used code and changes nothing", async () => {
-    const code = await codeFromRoot(1000)
-    await registerAndSignIn()
-    const el = await mountTopup()
-    await fill(el, 'code', 'no-such-code')
-    await click($(el, '[data-action="redeem"]'))
-    await waitForToast(el, 'invalid redemption code')
-    await fill(el, 'code', code)
-    await click($(el, '[data-action="redeem"]'))
-    await waitForToast(el, 'redeemed successfully')
-    const after = await selfQuota()
-    await fill(el, 'code', code)
-    await click($(el, '[data-action="redeem"]'))
-    await waitForToast(el, 'this redemption code has already been used')
-    expect(await selfQuota()).to.equal(after)
-  })
-
-  it('redeems with the Enter key', async () => {
-    const code = await codeFromRoot(500)
-    await registerAndSignIn()
-    const el = await mountTopup()
-    inputNamed(el, 'code')!.focus()
-    await sendKeys({ type: code })
-    await sendKeys({ press: 'Enter' })
-    await waitForToast(el, 'redeemed successfully')
-  })
-
-  it("links to the top-up link when set, else says 'super admin has not set top-up link'", async () => {
-    await setOptions({ TopUpLink: '' })
-    await loadStatus()
-    await registerAndSignIn()
-    let el = await mountTopup()
-    await click($(el, 'sl-button[data-action="buy-code"]'))
-    await waitForToast(el, 'super admin has not set top-up link')
-    el.remove()
-    await setOptions({ TopUpLink: 'https://shop.example.com/codes' })
-    await loadStatus()
-    el = await mountTopup()
-    const link = await waitFor(() => $<HTMLAnchorElement>(el, 'a[data-action="buy-code"]'), 'the link')
-    expect(link.href).to.equal('https://shop.example.com/codes')
-    expect(link.target).to.equal('_blank')
-    expect(link.rel).to.include('noopener')
-  })
-})
+import { type Sl, codeFromRoot, watchFetch, click, mountTopup, payable, dialog, enableOnlineTopup } from './topup-helpers.ts'
 
 describe('<tollgate-topup> online top-up', () => {
   afterEach(cleanup)
@@ -384,18 +199,7 @@ describe('<tollgate-topup> small screens, dark mode, Chinese and the console', (
     await registerAndSignIn()
     setTheme('dark')
     const el = await mountTopup()
-    const [r, g, b] = getComputedStyle($(el, '.tg-wallet-card')!).backgroundColor.match(/\d+/g)!.map(Number)
-    expect(r! + g! + b!).to.be.below(200)
-    // used alone on a (light) host page, the element paints its own dark background
-    const root = getComputedStyle($(el, '.tg-root')!).backgroundColor
-    expect(root).to.not.equal('rgba(0, 0, 0, 0)')
-    expect(
-      root
-        .match(/\d+/g)!
-        .slice(0, 3)
-        .map(Number)
-        .reduce((a, b) => a + b, 0),
-    ).to.be.below(200)
+    expectPaintsDark(el, '.tg-wallet-card')
   })
 
   it('speaks Simplified Chinese', async () => {

@@ -1,0 +1,124 @@
+/**
+ * Console beside the relay (npm run bench -- --console): Tollgate on SQLite with a few hundred
+ * thousand log rows; the relay at c=10 alone, then the same relay load while c=20 console calls
+ * (log lists, log stats, the dashboard) run as root. Prints both relay throughputs side by side and
+ * their ratio, per round and the median (issue 10: the relay keeps >= 70% of its throughput).
+ */
+import { join } from 'node:path'
+import { cpus, loadavg } from 'node:os'
+import { Pool } from 'undici'
+import { root, start } from './children.ts'
+
+const LOG_ROWS = 300_000
+const RELAY_C = 10
+const CONSOLE_C = 20
+
+interface Call {
+  path: string
+  method: 'GET' | 'POST'
+  headers: Record<string, string>
+  body?: string
+}
+
+/** Runs `concurrency` loops of `next()` calls for `seconds`; returns completed calls per second and failures. */
+async function hammer(origin: string, next: (i: number) => Call, concurrency: number, seconds: number) {
+  const pool = new Pool(origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 60_000 })
+  let done = 0
+  let failed = 0
+  let stop = false
+  let i = 0
+  const worker = async () => {
+    while (!stop) {
+      try {
+        const res = await pool.request(next(i++))
+        await res.body.arrayBuffer()
+        if (res.statusCode === 200) done++
+        else failed++
+      } catch {
+        failed++
+      }
+    }
+  }
+  const workers = Array.from({ length: concurrency }, worker)
+  await new Promise((r) => setTimeout(r, seconds * 1000))
+  stop = true
+  await Promise.all(workers)
+  await pool.close()
+  return { rps: done / seconds, failed }
+}
+
+async function signInRoot(origin: string): Promise<string> {
+  const res = await fetch(`${origin}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'root', password: '123456' }),
+  })
+  const body = (await res.json()) as { success: boolean; message: string; data: { id: number } }
+  const cookie = /tollgate_session=[^;]*/.exec(res.headers.get('set-cookie') ?? '')?.[0]
+  if (!body.success || !cookie) throw new Error(`root sign-in failed: ${body.message}`)
+  return cookie
+}
+
+/** The console calls, in turn: log lists (plain and filtered), log stats, the dashboard. */
+function consoleCalls(cookie: string): (i: number) => Call {
+  const now = Math.floor(Date.now() / 1000)
+  const paths = [
+    '/api/log/?p=0&page_size=20',
+    '/api/log/stat?type=2',
+    `/api/data/?start_timestamp=${now - 30 * 86400}&end_timestamp=${now}`,
+    '/api/log/?p=2&page_size=50&type=2&model_name=gpt-3',
+    `/api/log/stat?type=2&model_name=gpt-1&start_timestamp=${now - 7 * 86400}`,
+    '/api/log/?p=0&page_size=20&username=bench',
+  ]
+  return (i) => ({ path: paths[i % paths.length], method: 'GET', headers: { cookie, 'new-api-user': '1' } })
+}
+
+export async function consoleBench(seconds: number, rounds: number): Promise<void> {
+  const upstream = await start([join(root, 'tests', 'fake-upstream.ts'), '0'])
+  const upstreamPort = Number(upstream.line.split(' ')[1])
+  const tollgate = await start([join(root, 'tests', 'bench', 'relay-bench.ts'), '--serve', String(upstreamPort)])
+  const [, port, key] = tollgate.line.split(' ')
+  const origin = `http://127.0.0.1:${port}`
+  tollgate.child.stdin!.write(`seed ${LOG_ROWS}\n`)
+  await tollgate.lines.next()
+  const cookie = await signInRoot(origin)
+  const body = JSON.stringify({
+    model: 'gpt-3.5-turbo',
+    messages: [{ role: 'user', content: 'Hello, how are you today?' }],
+    max_tokens: 64,
+  })
+  const relayCall = (): Call => ({
+    path: '/v1/chat/completions',
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body,
+  })
+  console.log(`console beside the relay: ${cpus().length} CPU(s), Node ${process.version}, SQLite with ${LOG_ROWS} log rows`)
+  console.log(
+    `relay c=${RELAY_C} alone, then beside c=${CONSOLE_C} console calls (log lists, stats, dashboard); ${rounds} rounds of ${seconds} s`,
+  )
+  console.log(`load average at start ${loadavg()[0].toFixed(2)}\n`)
+  console.log('round   relay alone req/s   relay beside console req/s   console req/s   ratio   errors')
+  const ratios: number[] = []
+  await hammer(origin, relayCall, RELAY_C, 0.5)
+  for (let round = 1; round <= rounds; round++) {
+    const alone = await hammer(origin, relayCall, RELAY_C, seconds)
+    const [mixed, consoleLoad] = await Promise.all([
+      hammer(origin, relayCall, RELAY_C, seconds),
+      hammer(origin, consoleCalls(cookie), CONSOLE_C, seconds),
+    ])
+    const ratio = mixed.rps / alone.rps
+    ratios.push(ratio)
+    const errors = alone.failed + mixed.failed + consoleLoad.failed
+    console.log(
+      `${String(round).padStart(5)}   ${alone.rps.toFixed(0).padStart(17)}   ${mixed.rps.toFixed(0).padStart(26)}   ${consoleLoad.rps.toFixed(0).padStart(13)}   ${ratio.toFixed(2).padStart(5)}   ${String(errors).padStart(6)}`,
+    )
+  }
+  const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]
+  console.log(
+    `\nmedian ratio ${median.toFixed(2)}: relay beside the console keeps >= 70% of its throughput alone: ${median >= 0.7 ? 'met' : 'NOT met'}`,
+  )
+  tollgate.child.kill('SIGTERM')
+  upstream.child.kill('SIGTERM')
+  await Promise.all([tollgate, upstream].map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('exit', r)))))
+}

@@ -1,0 +1,64 @@
+/**
+ * SQLite reads off the event loop (issue 10): SELECTs outside a transaction run on reader threads,
+ * writes and transactions on the main connection, and reads see the writes before them.
+ */
+import { describe, it, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { sql } from 'kysely'
+import { startServer, type TestServer } from './helpers.ts'
+
+describe('SQLite reader threads', () => {
+  let s: TestServer
+  before(async () => {
+    s = await startServer('sqlite')
+  })
+  after(() => s.close())
+
+  it('keeps the event loop turning while a slow SELECT runs', async () => {
+    const db = s.ctx.db
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 2)
+    const t0 = performance.now()
+    const row = await db
+      .withRecursive('c(n)', (qb) =>
+        qb.selectNoFrom(sql<number>`1`.as('n')).unionAll((q) =>
+          q
+            .selectFrom('c')
+            .select(sql<number>`n + 1`.as('n'))
+            .where('n', '<', 2_000_000),
+        ),
+      )
+      .selectFrom('c')
+      .select((eb) => eb.fn.countAll<number>().as('k'))
+      .executeTakeFirstOrThrow()
+    const ms = performance.now() - t0
+    clearInterval(timer)
+    assert.equal(Number(row.k), 2_000_000)
+    assert.ok(ms > 50, `the query took ${ms} ms, too little to tell`)
+    assert.ok(ticks >= (ms / 2) * 0.3, `${ticks} timer ticks in ${Math.round(ms)} ms: the event loop was held`)
+  })
+
+  it('reads what was just written, and a transaction reads its own writes', async () => {
+    const db = s.ctx.db
+    await db.insertInto('options').values({ key: 'ReaderProbe', value: 'one' }).execute()
+    const after = await db.selectFrom('options').select('value').where('key', '=', 'ReaderProbe').executeTakeFirst()
+    assert.equal(after?.value, 'one')
+    await db.transaction().execute(async (tx) => {
+      await tx.updateTable('options').set({ value: 'two' }).where('key', '=', 'ReaderProbe').execute()
+      const inside = await tx.selectFrom('options').select('value').where('key', '=', 'ReaderProbe').executeTakeFirst()
+      assert.equal(inside?.value, 'two')
+    })
+    const committed = await db.selectFrom('options').select('value').where('key', '=', 'ReaderProbe').executeTakeFirst()
+    assert.equal(committed?.value, 'two')
+  })
+
+  it('answers a failed SELECT with its error', async () => {
+    await assert.rejects(
+      s.ctx.db
+        .selectFrom('options')
+        .select(sql`no_such_column`.as('x'))
+        .execute(),
+      /no such column/,
+    )
+  })
+})
