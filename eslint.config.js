@@ -8,7 +8,20 @@ import globals from 'globals'
 import prettier from 'eslint-config-prettier'
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'storybook-static/', 'test-results/', 'playwright-report/', 'tests/e2e/.data/'] },
+  {
+    ignores: [
+      '.tools/**',
+      'node_modules/',
+      'dist/',
+      'data/',
+      'storybook-static/',
+      'test-results/',
+      'playwright-report/',
+      'tests/e2e/.data/',
+      'tests/embed/.data/',
+      'tests/embed/.react-dist/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,36 +4,60 @@
  * that entry downloads before first render; lazy screens are not counted). One line per entry,
  * then `size: N passed, N failed`; exit code 1 on any failure.
  *
- * Budgets start at the measured size plus a little. Raising one is its own commit saying why.
+ * Budgets are the measured size plus a little. Raising one is its own commit saying why.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join, normalize } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
 const LIB = 'dist/lib'
 
 /**
- * Bytes of gzip per entry. Measured at the first build (React 19 + Shoelace + stores are about
- * 140 kB of each; the console adds its shell and DOMPurify) plus about 3 %.
+ * Bytes of gzip per entry. History: the first build put React 19, every Shoelace component of an
+ * allow-list, every icon and both dictionaries in one chunk all entries shared (about 141 kB of
+ * each); issues 9, 13 and 15 grew the list screens by a kB or two.
+ *
+ * Issue 12 (size) cut that shared chunk: each module imports the Shoelace components it renders
+ * and the icons it names (both checked below), and the Chinese words are a chunk loaded only when
+ * Chinese is wanted. Each budget is what that build measured plus about 0.6 % (they must not
+ * grow), except the console's, which is issue 12's goal for its first view (250 kB; other screens
+ * load with their route). The goals for login, pricing (110 kB) and topup (120 kB) are not met
+ * yet: GOALS prints how far each is. What is left in them (per piece, gzip): React + ReactDOM +
+ * r2wc 68.4 kB, lit 7.1, the Shoelace themes 4.9, the English words 6.7, nanostores + wretch 3.9,
+ * our CSS 2.3, our code about 9.5, plus the Shoelace components each screen renders (login 20.8,
+ * topup 22.8, pricing 30.8 and floating-ui 7.0 for its sl-select).
+ *
+ * The breakdowns and the log filters (issues 15 and 13 item 7) brought sl-select, its popup and
+ * floating-ui to the dashboard and logs entries (+18 kB each); the virtual log list and the task
+ * export button the rest. Their budgets follow that build.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 270_900,
-  'tollgate-config.js': 23_200,
-  'tollgate-console.js': 194_900,
-  'tollgate-login.js': 169_900,
-  'tollgate-register.js': 169_200,
-  'tollgate-reset.js': 168_700,
-  'tollgate-reset-confirm.js': 168_400,
-  'tollgate-logs.js': 176_700,
-  'tollgate-tokens.js': 176_100,
-  'tollgate-dashboard.js': 174_800,
-  'tollgate-channels.js': 185_400,
-  'tollgate-users.js': 182_800,
-  'tollgate-redemptions.js': 179_200,
-  'tollgate-settings.js': 179_000,
-  'tollgate-topup.js': 171_200,
-  'tollgate-tasks.js': 176_400,
-  'tollgate-pricing.js': 172_100,
+  'tollgate.js': 289_000,
+  'tollgate-config.js': 18_600,
+  'tollgate-console.js': 250_000,
+  'tollgate-login.js': 131_200,
+  'tollgate-register.js': 124_500,
+  'tollgate-reset.js': 123_400,
+  'tollgate-reset-confirm.js': 127_600,
+  'tollgate-logs.js': 159_700,
+  'tollgate-tokens.js': 171_000,
+  'tollgate-dashboard.js': 150_000,
+  'tollgate-channels.js': 185_700,
+  'tollgate-users.js': 164_100,
+  'tollgate-redemptions.js': 149_500,
+  'tollgate-settings.js': 144_400,
+  'tollgate-topup.js': 136_100,
+  'tollgate-tasks.js': 141_500,
+  'tollgate-pricing.js': 151_500,
+  // the classic build: one file with every element and screen (no chunks to share or load later)
+  'tollgate.classic.js': 300_500,
+}
+
+/** Issue 12's goals where the budget is not there yet: printed with the distance, not enforced. */
+const GOALS: Record<string, number> = {
+  'tollgate-login.js': 110_000,
+  'tollgate-pricing.js': 110_000,
+  'tollgate-topup.js': 120_000,
 }
 
 /** Static import and re-export specifiers of an ES module (dynamic import() is left out). */
@@ -77,16 +101,19 @@ if (!existsSync(LIB)) {
     const files = staticClosure(join(LIB, name))
     const size = files.reduce((sum, f) => sum + gzipSize(f), 0)
     const ok = size <= budget
+    const goal = GOALS[name]
+    const toGo = goal !== undefined && size > goal ? `; goal ${kb(goal)}, ${kb(size - goal)} to go` : ''
     console.log(
-      `${ok ? '✓' : '✗'} ${name.padEnd(26)} ${kb(size).padStart(9)} gzip in ${String(files.length).padStart(2)} files (budget ${kb(budget)})`,
+      `${ok ? '✓' : '✗'} ${name.padEnd(26)} ${kb(size).padStart(9)} gzip in ${String(files.length).padStart(2)} files (budget ${kb(budget)}${toGo})`,
     )
     if (ok) passed++
     else failed++
   }
 
   // every element on a page shares one session only if the build holds one copy of the stores
+  // (the classic build holds its own copy of everything: it is never on a page with the modules)
   const files = [
-    ...entries.map((f) => join(LIB, f)),
+    ...entries.filter((f) => !f.includes('.classic.')).map((f) => join(LIB, f)),
     ...readdirSync(join(LIB, 'chunks'))
       .filter((f) => f.endsWith('.js'))
       .map((f) => join(LIB, 'chunks', f)),
@@ -109,7 +136,9 @@ if (!existsSync(LIB)) {
   // screen ever does
   const text = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]))
   const chartChunks = files.filter((f) => text.get(f)!.includes('u-cursor-x'))
-  const staticHolders = entries.filter((e) => staticClosure(join(LIB, e)).some((f) => chartChunks.includes(f)))
+  const staticHolders = entries
+    .filter((e) => !e.includes('.classic.'))
+    .filter((e) => staticClosure(join(LIB, e)).some((f) => chartChunks.includes(f)))
   const importers = files.filter((f) => !chartChunks.includes(f) && chartChunks.some((c) => text.get(f)!.includes(basename(c))))
   const strangers = importers.filter((f) => !text.get(f)!.includes('data-chart'))
   const chartOk = chartChunks.length === 1 && staticHolders.length === 0 && importers.length > 0 && strangers.length === 0
@@ -120,5 +149,76 @@ if (!existsSync(LIB)) {
   if (chartOk) passed++
   else failed++
 }
+
+// no global list of Shoelace components: every module that renders an <sl-…> tag imports that
+// component itself, so an element registers what it renders and ships nothing else
+const sources = (dir: string): string[] =>
+  readdirSync(dir).flatMap((f) => {
+    const path = join(dir, f)
+    return statSync(path).isDirectory() ? sources(path) : /\.tsx?$/.test(f) ? [path] : []
+  })
+const withoutComments = (code: string) => code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
+const unregistered: string[] = []
+for (const file of [...sources('src'), ...sources('elements')]) {
+  const code = withoutComments(readFileSync(file, 'utf8'))
+  for (const tag of new Set([...code.matchAll(/<sl-([a-z-]+)/g)].map((m) => m[1]!))) {
+    if (!code.includes(`'@shoelace-style/shoelace/dist/components/${tag}/${tag}.js'`)) unregistered.push(`${file} <sl-${tag}>`)
+  }
+}
+console.log(
+  `${unregistered.length ? '✗' : '✓'} every module imports the Shoelace components it renders${unregistered.length ? `: not ${unregistered.join(', ')}` : ''}`,
+)
+if (unregistered.length) failed++
+else passed++
+
+// the classic build lists every component the modules import, to keep them together in its one file
+const componentImport = /'@shoelace-style\/shoelace\/dist\/components\/([a-z-]+)\/\1\.js'/g
+const used = new Set(
+  [...sources('src'), ...sources('elements')]
+    .filter((f) => !f.endsWith('classic.ts'))
+    .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(componentImport)].map((m) => m[1]!)),
+)
+const listed = new Set([...readFileSync('elements/classic.ts', 'utf8').matchAll(componentImport)].map((m) => m[1]!))
+const classicDrift = [
+  ...[...used].filter((c) => !listed.has(c)).map((c) => `add ${c}`),
+  ...[...listed].filter((c) => !used.has(c)).map((c) => `remove ${c}`),
+]
+console.log(
+  `${classicDrift.length ? '✗' : '✓'} elements/classic.ts lists the Shoelace components the modules import${classicDrift.length ? `: ${classicDrift.join(', ')}` : ''}`,
+)
+if (classicDrift.length) failed++
+else passed++
+
+// no global icon set either: a module that names an icon imports that icon's module
+// (src/ui/icons/<name>.ts); an icon name with no module is a typo or a missing icon
+const ICON_DIR = 'src/ui/icons'
+const literals = (text: string) => [...text.matchAll(/(?<!==\s*)(["'`])([a-z0-9-]+)\1/g)].map((m) => m[2]!)
+/** Icon names a module shows: <sl-icon name="…"> (Shoelace's system library aside), icon="…", icon: '…', an ICON map. */
+function iconNames(code: string): Set<string> {
+  const names = new Set<string>()
+  for (const m of code.matchAll(/<sl-icon(?:-button)?\b((?:=>|[^>])*?)>/g)) {
+    if (/\slibrary=/.test(m[1]!)) continue
+    const name = /\sname=(?:"([^"]+)"|\{([^}]*)\})/.exec(m[1]!)
+    if (name) for (const n of name[1] ? [name[1]] : literals(name[2]!)) names.add(n)
+  }
+  for (const m of code.matchAll(/\bicon(?:=|:\s*)(["'])([a-z0-9-]+)\1/g)) names.add(m[2]!)
+  for (const m of code.matchAll(/\bICONS?\b[^=\n]*=\s*\{([^}]*)\}/g)) for (const n of literals(m[1]!)) names.add(n)
+  return names
+}
+const iconProblems: string[] = []
+for (const file of [...sources('src'), ...sources('elements')]) {
+  if (file.startsWith(ICON_DIR)) continue
+  const code = withoutComments(readFileSync(file, 'utf8'))
+  for (const name of iconNames(code)) {
+    if (!existsSync(join(ICON_DIR, `${name}.ts`))) iconProblems.push(`${file} names an unknown icon "${name}"`)
+    else if (!new RegExp(`['"][^'"]*/icons/${name}\\.ts['"]`).test(code)) iconProblems.push(`${file} does not import icon "${name}"`)
+  }
+}
+console.log(
+  `${iconProblems.length ? '✗' : '✓'} every module imports the icons it names${iconProblems.length ? `: ${iconProblems.join(', ')}` : ''}`,
+)
+if (iconProblems.length) failed++
+else passed++
+
 console.log(`size: ${passed} passed, ${failed} failed`)
 process.exit(failed === 0 ? 0 : 1)

@@ -17,11 +17,13 @@ function newest(path: string): number {
 }
 
 const stamp = 'dist/index.html'
-const sources = ['src', 'elements', 'demo', 'index.html', 'vite.config.ts', 'package.json']
+const sources = ['src', 'elements', 'demo', 'index.html', 'vite.config.ts', 'vite.classic.config.ts', 'package.json']
 const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0
 if (!built || Math.max(...sources.map(newest)) > built) {
-  console.log('Building the console (vite build)…')
-  const r = spawnSync('vite', ['build', '--logLevel', 'warn'], { stdio: 'inherit', shell: process.platform === 'win32' })
+  // what the gateway serves: the console, the element library with its classic build, and their
+  // precompressed copies (npm run build adds the declarations for hosts, which serving does not need)
+  console.log('Building the console and the element library (npm run build:serve)…')
+  const r = spawnSync('npm', ['run', '--silent', 'build:serve'], { stdio: 'inherit', shell: process.platform === 'win32' })
   if (r.status !== 0) {
     console.error('The console build failed; see the messages above.')
     process.exit(r.status ?? 1)

@@ -1,7 +1,8 @@
 /**
  * `npm test`: every suite, in order, then one closing line `N passed, N failed`.
  * Suites: type check, lint and format, server (the domain rules, then the server on SQLite, plus PostgreSQL when one
- * is reachable), front-end build, size budgets, element tests in Chromium, end-to-end tests in Chromium against the real server.
+ * is reachable), front-end build, size budgets, the package (with the Storybook smoke test), element tests in Chromium,
+ * end-to-end tests in Chromium against the real server, and the cross-site embedding suite (tests/embed).
  * A suite that cannot run (no Chromium, say) counts as failed and says what is missing.
  */
 import { spawn, spawnSync } from 'node:child_process'
@@ -83,8 +84,11 @@ const suites: Suite[] = [
     env: pgUrl ? { TEST_DATABASE_URL: pgUrl } : {},
     parse: nodeTest,
   },
-  { name: 'build', cmd: ['vite', 'build', '--logLevel', 'warn'], when: () => existsSync('vite.config.ts') },
+  { name: 'build', cmd: ['npm', 'run', '--silent', 'build'], when: () => existsSync('vite.config.ts') },
   { name: 'size', cmd: ['node', 'scripts/size.ts'], parse: closingLine('size'), when: () => existsSync('scripts/size.ts') },
+  // the package: manifest/docs drift, `npm pack` contents, hosts type-checked against the packed declarations,
+  // the Storybook fixtures' wire shape and every built story in Chromium (console errors; axe-core listed)
+  { name: 'package', cmd: ['node', '--test', '--test-reporter=spec', 'tests/package/*.test.ts'], parse: nodeTest, needsBrowser: true },
   {
     name: 'elements',
     cmd: ['npm', 'run', '--silent', 'test:elements'],
@@ -93,6 +97,14 @@ const suites: Suite[] = [
     when: () => existsSync('tests/elements'),
   },
   { name: 'e2e', cmd: ['playwright', 'test'], parse: closingLine('playwright'), needsBrowser: true, when: () => existsSync('tests/e2e') },
+  {
+    // the elements on another site (gateway.test embedded by shop.test), third-party cookies blocked
+    name: 'embed',
+    cmd: ['playwright', 'test', '-c', 'playwright.embed.config.ts'],
+    parse: closingLine('playwright'),
+    needsBrowser: true,
+    when: () => existsSync('tests/embed'),
+  },
 ]
 
 if (!pgUrl) console.log('note: no PostgreSQL at 127.0.0.1:5432 and TEST_DATABASE_URL unset: the server suite runs on SQLite only')
