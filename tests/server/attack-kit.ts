@@ -43,7 +43,7 @@ const USER: readonly RegExp[] = [
   / \/api\/token(\/|$)/,
   /^GET \/api\/models$/,
   /^GET \/api\/(log|data)\/self/,
-  /^GET \/api\/[a-z]+(\/v2)?\/self\/?$/,
+  /^GET \/api\/[a-z]+(\/v2)?\/self(\/export)?\/?$/,
   /^GET \/api\/oauth\/(email\/bind|wechat\/bind|telegram\/state|telegram\/bind)$/,
 ]
 const ROOT: readonly RegExp[] = [/ \/api\/option(\/|$)/, /^DELETE \/api\/log\/?$/]
