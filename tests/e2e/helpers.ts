@@ -124,8 +124,8 @@ export function overlay(page: Page, name: string) {
  * A second gateway server of a spec's own (same build, fresh SQLite in `dataDir`, a free port),
  * for a spec whose data must not mix with what the other specs leave on the shared server.
  */
-export async function startOwnServer(dataDir: string): Promise<{ baseURL: string; stop: () => Promise<void> }> {
-  rmSync(dataDir, { recursive: true, force: true })
+export async function startOwnServer(dataDir: string, { keep = false } = {}): Promise<{ baseURL: string; stop: () => Promise<void> }> {
+  if (!keep) rmSync(dataDir, { recursive: true, force: true })
   const child = spawn(process.execPath, ['server/main.ts'], {
     env: {
       ...process.env,
