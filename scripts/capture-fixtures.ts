@@ -46,6 +46,7 @@ function reads(now: number): string[] {
     '/api/log/self/?p=0&page_size=10',
     '/api/log/self/stat',
     `/api/data/self?${week}`,
+    `/api/data/self/breakdown?${week}&by=model&granularity=day`,
     '/api/channel/?p=0&page_size=10&id_sort=false',
     '/api/channel/models',
     '/api/user/?p=0',
@@ -55,6 +56,7 @@ function reads(now: number): string[] {
     '/api/log/?p=0&page_size=10',
     '/api/log/stat',
     `/api/data/?${week}`,
+    `/api/data/breakdown?${week}&by=model&granularity=day`,
     ...TASK_PATHS.flatMap((p) => [`${p}self/?p=0`, `${p}?p=0`]),
   ]
 }
