@@ -4,7 +4,18 @@ import type { LedgerLog } from '../db/logs.ts'
 import { forgetMarks, readMarks } from '../db/ledger-journal.ts'
 import type { RelayState, TokenState, UserState } from './state.ts'
 import type { Fresh, PlainBatch } from './ledger-batch.ts'
-import { addCharge, addMark, emptyBatch, hasPending, mergeBuckets, mergeInto, toPlain, type Batch, type Charge } from './pending-batch.ts'
+import {
+  addBucket,
+  addCharge,
+  addMark,
+  emptyBatch,
+  hasPending,
+  mergeBuckets,
+  mergeInto,
+  toPlain,
+  type Batch,
+  type Charge,
+} from './pending-batch.ts'
 import type { BucketDelta } from '../db/quota-data.ts'
 import { Journal } from './journal.ts'
 import { holdOnPostgres, writePostgresBatch } from './postgres-batch.ts'
@@ -33,6 +44,12 @@ const TRUSTED_ESTIMATES = 100
 
 const MAX_QUEUED_LOGS = 200_000
 
+/**
+ * The mark of a generation's entries whose dashboard buckets are written (`buckets:<gen>`), beside
+ * the mark of those whose charges are (`<gen>`): the two are written at different times.
+ */
+const bucketsMark = (gen: string) => `buckets:${gen}`
+
 class Busy extends Error {}
 
 /**
@@ -47,9 +64,13 @@ export class Ledger {
   /**
    * The dashboard's buckets between their writes: as the family's gateways do, they are written
    * every DataExportInterval minutes (and on an explicit flush: shutdown, idle()), not with every
-   * batch. Like theirs, a crash loses at most that interval of dashboard figures, never a charge.
+   * batch. Unlike theirs, a crash loses none of them: the journal files of the requests they hold
+   * are kept until they are written (with their `buckets:` marks), and a replay adds what they held.
    */
   private heldBuckets = new Map<string, BucketDelta>()
+  /** the journal files of committed batches whose buckets are held, and the entries those cover */
+  private heldFiles: string[] = []
+  private heldMarks = new Map<string, number>()
   private bucketsWrittenAt = Date.now()
   private flushing: Batch | null = null
   private chain: Promise<unknown> = Promise.resolve()
@@ -84,8 +105,9 @@ export class Ledger {
   /**
    * Replays what earlier runs journalled but may not have written (a crash between an answer and
    * its batch's commit): entries past each generation's mark go into one batch with their files,
-   * which are deleted once it commits. Runs before the first load, through the same lock.
-   * Returns how many entries were not yet in the ledger.
+   * which are deleted once it commits; entries whose charge was written but whose dashboard bucket
+   * was still held (past the `buckets:` mark) add their bucket only. Runs before the first load,
+   * through the same lock. Returns how many entries were not yet in the ledger.
    */
   recover(): Promise<number> {
     return this.locked(async () => {
@@ -94,19 +116,25 @@ export class Ledger {
       if (!files.length) return 0
       const entries = files.flatMap((f) => Journal.read(f))
       const gens = [...new Set(entries.map((e) => e.gen))]
-      const applied = await readMarks(this.ctx.db, gens)
+      const marks = [...gens, ...gens.map(bucketsMark)]
+      const applied = await readMarks(this.ctx.db, marks)
       let replayed = 0
       for (const e of entries) {
-        if (e.seq <= (applied.get(e.gen) ?? 0)) continue
-        this.add(e)
+        if (e.seq <= (applied.get(e.gen) ?? 0)) {
+          // charged already; its bucket may have been held when the process died
+          if ('refund' in e || !e.bucket || e.seq <= (applied.get(bucketsMark(e.gen)) ?? 0)) continue
+          addBucket(this.pending, e.log)
+        } else {
+          this.add(e)
+          replayed++
+        }
         addMark(this.pending, e.gen, e.seq)
-        replayed++
       }
       this.pending.files.push(...files)
       await this.flushLocked(true)
       // on failure the batch (files included) went back to pending, for the timer's next flush
       if (this.lastError) return replayed
-      await forgetMarks(this.ctx.db, gens)
+      await forgetMarks(this.ctx.db, marks)
       if (replayed) console.log(`relay: replayed ${replayed} journalled request(s) into the ledger`)
       return replayed
     })
@@ -318,10 +346,15 @@ export class Ledger {
     this.pending = emptyBatch()
     mergeBuckets(this.heldBuckets, batch.buckets)
     batch.buckets = new Map()
+    // the entries whose buckets this batch writes: every held one, and its own
+    let bucketMarks: Array<[string, number]> = []
     if (due) {
       batch.buckets = this.heldBuckets
       this.heldBuckets = new Map()
       this.bucketsWrittenAt = Date.now()
+      const covered = new Map(this.heldMarks)
+      for (const [g, n] of batch.marks) covered.set(g, Math.max(covered.get(g) ?? 0, n))
+      bucketMarks = [...covered].map(([g, n]) => [bucketsMark(g), n])
     }
     this.flushing = batch
     // the journal file written so far holds exactly this batch's entries (plus earlier failed ones)
@@ -329,11 +362,20 @@ export class Ledger {
     if (file) batch.files.push(file)
     try {
       const plain = toPlain(batch)
+      plain.marks.push(...bucketMarks)
       let fresh: Fresh
       if (this.ctx.database.dialect === 'postgres') fresh = await writePostgresBatch(this.ctx.db, plain)
       else fresh = this.writer ? await this.writer.write(plain) : this.writeSqliteHere(plain)
       this.lastError = null
-      this.journal?.remove(batch.files)
+      if (due) {
+        this.journal?.remove([...this.heldFiles, ...batch.files])
+        this.heldFiles = []
+        this.heldMarks.clear()
+      } else {
+        // charged, but their buckets are held: the files stay until the buckets are written
+        this.heldFiles.push(...batch.files)
+        for (const [g, n] of batch.marks) this.heldMarks.set(g, Math.max(this.heldMarks.get(g) ?? 0, n))
+      }
       // the rows as they stand after this batch: our deltas plus whatever other instances (or the
       // console) wrote meanwhile, so balances never lag more than one flush for active accounts
       for (const [id, quota, used, count] of fresh.users) {

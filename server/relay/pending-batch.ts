@@ -97,7 +97,8 @@ function addInto<K, T extends object>(map: Map<K, T>, k: K, d: T, counters: Read
   return x
 }
 
-function addBucket(b: Batch, log: LedgerLog): void {
+/** Adds a settled request to its dashboard bucket (quota_data) only: a replay whose charge is already written. */
+export function addBucket(b: Batch, log: LedgerLog): void {
   const hour = hourOf(log.created_at)
   const k = `${log.user_id}\u0000${log.model_name}\u0000${hour}`
   addInto(
@@ -114,6 +115,11 @@ function addBucket(b: Batch, log: LedgerLog): void {
     },
     ['count', 'quota', 'token_used'],
   )
+}
+
+/** Adds a settled request to its token's and channel's buckets (quota_dims, written with every batch). */
+function addDims(b: Batch, log: LedgerLog): void {
+  const hour = hourOf(log.created_at)
   const figures = { created_at: hour, token_used: log.prompt_tokens + log.completion_tokens, count: 1, quota: log.quota }
   const token = log.token_id ?? 0
   const channel = log.channel ?? 0
@@ -136,7 +142,10 @@ export function addCharge(b: Batch, ch: Charge): void {
   const t = addInto(b.tokens, ch.tokenId, { remain: heldToken - ch.quota, used: ch.quota, accessed: ch.now }, ['remain', 'used'])
   t.accessed = Math.max(t.accessed, ch.now)
   if (ch.quota !== 0 && ch.channelId > 0) b.channels.set(ch.channelId, (b.channels.get(ch.channelId) ?? 0) + ch.quota)
-  if (ch.bucket) addBucket(b, ch.log)
+  if (ch.bucket) {
+    addBucket(b, ch.log)
+    addDims(b, ch.log)
+  }
 }
 
 export function addMark(b: Batch, gen: string, seq: number): void {

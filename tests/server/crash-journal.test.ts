@@ -110,5 +110,50 @@ for (const dialect of dialects) {
         await f.close()
       }
     })
+
+    it('adds the dashboard buckets the dead process held, once, without charging again', async () => {
+      const f = await relayFixture(dialect)
+      try {
+        const userId = await f.user({ quota: 10_000 })
+        const token = await f.token(userId, { remain: 10_000 })
+        const dir = join(f.s.ctx.config.dataDir, 'journal')
+        const old = new Journal(dir, `ledger-${f.s.ctx.config.port}`)
+        const hour = 7200
+        for (let i = 0; i < 4; i++) {
+          const log = {
+            user_id: userId,
+            created_at: hour + i,
+            username: 'x',
+            token_id: token.id,
+            model_name: 'held-model',
+            quota: 100,
+            prompt_tokens: 2,
+            completion_tokens: 3,
+            type: 2,
+          }
+          old.append({ userId, tokenId: token.id, quota: 100, channelId: 0, now: 1, log, keepLog: true, bucket: true })
+        }
+        old.close()
+        // all four were charged; the buckets of the first one were written, three were still held
+        await f.s.ctx.db.insertInto('ledger_journal').values({ gen: old.gen, seq: 4 }).execute()
+        await f.s.ctx.db
+          .insertInto('ledger_journal')
+          .values({ gen: `buckets:${old.gen}`, seq: 1 })
+          .execute()
+        assert.equal(await f.engine.ledger.recover(), 0, 'no charge is replayed')
+        const l = await ledgerOf(f, userId, token.id)
+        assert.deepEqual([l.user.quota, l.user.used, l.logCount], [10_000, 0, 0])
+        const rows = await f.s.ctx.db.selectFrom('quota_data').selectAll().where('user_id', '=', userId).execute()
+        assert.deepEqual(
+          rows.map((r) => [r.model_name, Number(r.created_at), Number(r.count), Number(r.quota), Number(r.token_used)]),
+          [['held-model', hour, 3, 300, 15]],
+        )
+        assert.equal(new Journal(dir, `ledger-${f.s.ctx.config.port}`).leftovers().length, 0)
+        const marks = await f.s.ctx.db.selectFrom('ledger_journal').selectAll().where('gen', 'like', `%${old.gen}`).execute()
+        assert.equal(marks.length, 0)
+      } finally {
+        await f.close()
+      }
+    })
   })
 }

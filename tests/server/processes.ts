@@ -202,7 +202,11 @@ export async function ledgerProblems(
     if (logs.length < seen.answered) problems.push(`${seen.answered - logs.length} answered request(s) not billed`)
     if (logs.length > seen.answered + seen.cut)
       problems.push(`${logs.length - seen.answered} more log rows than answers (at most ${seen.cut} cut off)`)
+    // the dashboard's buckets: held between their writes, yet exact after every kill (issue 15)
+    const buckets = await db.selectFrom('quota_data').select(['quota', 'count']).where('user_id', '=', s.userId).execute()
     const checks: Array<[string, number, number]> = [
+      ['dashboard bucket count vs log rows', buckets.reduce((a, b) => a + Number(b.count), 0), logs.length],
+      ['dashboard bucket quota vs sum of log quota', buckets.reduce((a, b) => a + Number(b.quota), 0), logSum],
       ['user request_count vs log rows', Number(user.request_count), logs.length],
       ['user used_quota vs sum of log quota', Number(user.used_quota), logSum],
       ['token used_quota vs sum of log quota', Number(token.used_quota), logSum],
