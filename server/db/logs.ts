@@ -136,10 +136,26 @@ export async function logStat(db: Kysely<DB>, dialect: Dialect, f: LogFilter): P
   return { quota: Number(row?.quota ?? 0), token: Number(row?.token ?? 0) }
 }
 
-/** Deletes the rows written before `before` (unix seconds); returns how many. */
-export async function deleteLogsBefore(db: Kysely<DB>, before: number): Promise<number> {
-  const r = await db.deleteFrom('logs').where('created_at', '<', before).executeTakeFirst()
-  return Number(r.numDeletedRows)
+/** Rows one statement of a log clean deletes: a few milliseconds of the write lock each. */
+export const CLEAN_BATCH = 5_000
+
+/**
+ * Deletes the rows written before `before` (unix seconds) in statements of `batch` rows, giving the
+ * event loop back between them: one statement over millions of rows would hold SQLite's write lock
+ * (and, on SQLite, the event loop) for seconds, and the relay with it. Returns how many.
+ */
+export async function deleteLogsBefore(db: Kysely<DB>, before: number, batch = CLEAN_BATCH): Promise<number> {
+  let total = 0
+  for (;;) {
+    const r = await db
+      .deleteFrom('logs')
+      .where('id', 'in', (q) => q.selectFrom('logs').select('id').where('created_at', '<', before).limit(batch))
+      .executeTakeFirst()
+    const n = Number(r.numDeletedRows)
+    total += n
+    if (n < batch) return total
+    await new Promise<void>((done) => setImmediate(done))
+  }
 }
 
 // ---- the ledger's rows ----------------------------------------------------------------------------

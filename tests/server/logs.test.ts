@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
-import { chooseWalk, listLogsQuery, type LogFilter, type Walk } from '../../server/db/logs.ts'
+import { chooseWalk, deleteLogsBefore, listLogsQuery, type LogFilter, type Walk } from '../../server/db/logs.ts'
 
 const T0 = 1_700_000_000
 
@@ -216,6 +216,43 @@ for (const dialect of dialects) {
 }
 
 for (const dialect of dialects) {
+  describe(`log clean in batches (${dialect}, issue 15)`, () => {
+    it('deletes old rows a batch at a time: a reader meanwhile sees the clean advance, new rows stay', async () => {
+      const s = await startServer(dialect)
+      try {
+        const old = Array.from({ length: 12_000 }, (_, i) => ({ user_id: 1, username: 'root', created_at: T0 + i, type: 2, quota: 1 }))
+        for (let i = 0; i < old.length; i += 1_000)
+          await s.ctx.db
+            .insertInto('logs')
+            .values(old.slice(i, i + 1_000))
+            .execute()
+        await s.ctx.db
+          .insertInto('logs')
+          .values({ user_id: 1, username: 'root', created_at: T0 + 50_000, type: 2, quota: 1 })
+          .execute()
+        const count = async () =>
+          Number(
+            (
+              await s.ctx.db
+                .selectFrom('logs')
+                .select((e) => e.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          )
+        let done = false
+        const clean = deleteLogsBefore(s.ctx.db, T0 + 20_000, 1_000).finally(() => (done = true))
+        const seen: number[] = []
+        while (!done) seen.push(await count())
+        assert.equal(await clean, 12_000)
+        assert.equal(await count(), 1, 'the newer row stays')
+        const between = seen.filter((n) => n > 1 && n < 12_001)
+        assert.ok(between.length > 0, `a reader saw the table only before or after the clean: ${seen.join(', ')}`)
+      } finally {
+        await s.close()
+      }
+    })
+  })
+
   describe(`log list walks (${dialect})`, () => {
     let s: TestServer
     const rows: Array<{ id: number; created_at: number; type: number }> = []
