@@ -4,19 +4,8 @@ import type { LedgerLog } from '../db/logs.ts'
 import { forgetMarks, readMarks } from '../db/ledger-journal.ts'
 import type { RelayState, TokenState, UserState } from './state.ts'
 import type { Fresh, PlainBatch } from './ledger-batch.ts'
-import {
-  addBucket,
-  addCharge,
-  addMark,
-  emptyBatch,
-  hasPending,
-  mergeBuckets,
-  mergeInto,
-  toPlain,
-  type Batch,
-  type Charge,
-} from './pending-batch.ts'
-import type { BucketDelta } from '../db/quota-data.ts'
+import { addBucket, addCharge, addMark, emptyBatch, hasPending, mergeInto, toPlain, type Batch, type Charge } from './pending-batch.ts'
+import { bucketsMark, HeldBuckets } from './held-buckets.ts'
 import { Journal } from './journal.ts'
 import { holdOnPostgres, writePostgresBatch } from './postgres-batch.ts'
 import { writeBatch } from './sqlite-batch.ts'
@@ -44,12 +33,6 @@ const TRUSTED_ESTIMATES = 100
 
 const MAX_QUEUED_LOGS = 200_000
 
-/**
- * The mark of a generation's entries whose dashboard buckets are written (`buckets:<gen>`), beside
- * the mark of those whose charges are (`<gen>`): the two are written at different times.
- */
-const bucketsMark = (gen: string) => `buckets:${gen}`
-
 class Busy extends Error {}
 
 /**
@@ -61,17 +44,8 @@ class Busy extends Error {}
  */
 export class Ledger {
   private pending: Batch = emptyBatch()
-  /**
-   * The dashboard's buckets between their writes: as the family's gateways do, they are written
-   * every DataExportInterval minutes (and on an explicit flush: shutdown, idle()), not with every
-   * batch. Unlike theirs, a crash loses none of them: the journal files of the requests they hold
-   * are kept until they are written (with their `buckets:` marks), and a replay adds what they held.
-   */
-  private heldBuckets = new Map<string, BucketDelta>()
-  /** the journal files of committed batches whose buckets are held, and the entries those cover */
-  private heldFiles: string[] = []
-  private heldMarks = new Map<string, number>()
-  private bucketsWrittenAt = Date.now()
+  /** the dashboard's buckets between their writes (every DataExportInterval minutes) */
+  private held = new HeldBuckets()
   private flushing: Batch | null = null
   private chain: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | null = null
@@ -333,69 +307,28 @@ export class Ledger {
     return this.locked(() => this.flushLocked(false))
   }
 
-  /** Whether the held buckets go with this batch: on an explicit flush, or DataExportInterval minutes after their last write. */
-  private bucketsDue(force: boolean): boolean {
-    const minutes = Math.max(1, this.ctx.options.num('DataExportInterval', 5))
-    return force || Date.now() - this.bucketsWrittenAt >= minutes * 60_000
-  }
-
   private async flushLocked(force = false): Promise<void> {
-    const due = this.bucketsDue(force)
-    if (!this.hasPending() && !(due && this.heldBuckets.size > 0)) return
+    const due = this.held.due(force, this.ctx.options.num('DataExportInterval', 5))
+    if (!this.hasPending() && !(due && this.held.size > 0)) return
     const batch = this.pending
     this.pending = emptyBatch()
-    mergeBuckets(this.heldBuckets, batch.buckets)
-    batch.buckets = new Map()
-    // the entries whose buckets this batch writes: every held one, and its own
-    let bucketMarks: Array<[string, number]> = []
-    if (due) {
-      batch.buckets = this.heldBuckets
-      this.heldBuckets = new Map()
-      this.bucketsWrittenAt = Date.now()
-      const covered = new Map(this.heldMarks)
-      for (const [g, n] of batch.marks) covered.set(g, Math.max(covered.get(g) ?? 0, n))
-      bucketMarks = [...covered].map(([g, n]) => [bucketsMark(g), n])
-    }
+    const taken = this.held.take(batch.buckets, batch.marks, due)
+    batch.buckets = taken.buckets
     this.flushing = batch
     // the journal file written so far holds exactly this batch's entries (plus earlier failed ones)
     const file = this.journal?.rotate()
     if (file) batch.files.push(file)
     try {
       const plain = toPlain(batch)
-      plain.marks.push(...bucketMarks)
+      plain.marks.push(...taken.marks)
       let fresh: Fresh
       if (this.ctx.database.dialect === 'postgres') fresh = await writePostgresBatch(this.ctx.db, plain)
       else fresh = this.writer ? await this.writer.write(plain) : this.writeSqliteHere(plain)
       this.lastError = null
-      if (due) {
-        this.journal?.remove([...this.heldFiles, ...batch.files])
-        this.heldFiles = []
-        this.heldMarks.clear()
-      } else {
-        // charged, but their buckets are held: the files stay until the buckets are written
-        this.heldFiles.push(...batch.files)
-        for (const [g, n] of batch.marks) this.heldMarks.set(g, Math.max(this.heldMarks.get(g) ?? 0, n))
-      }
-      // the rows as they stand after this batch: our deltas plus whatever other instances (or the
-      // console) wrote meanwhile, so balances never lag more than one flush for active accounts
-      for (const [id, quota, used, count] of fresh.users) {
-        const u = this.state.users.get(id)
-        if (u) {
-          u.quota = quota
-          u.used = used
-          u.count = count
-        }
-      }
-      for (const [id, remain, used] of fresh.tokens) {
-        const t = this.state.tokensById.get(id)
-        if (t) {
-          t.remain = remain
-          t.used = used
-        }
-      }
+      this.journal?.remove(this.held.committed(due, batch.files, batch.marks))
+      this.state.refresh(fresh)
     } catch (err) {
-      // buckets that were due stay due for the retry
-      if (batch.buckets.size > 0) this.bucketsWrittenAt = 0
+      if (batch.buckets.size > 0) this.held.failed()
       mergeInto(this.pending, batch)
       if (err instanceof Busy) {
         if (!this.soon) {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { AppContext } from '../context.ts'
 import type { ChannelsTable, TokensTable, UsersTable } from '../db/schema.ts'
+import type { Fresh } from './ledger-batch.ts'
 import { splitList } from '../../domain/text.ts'
 import { DEFAULT_GROUP } from '../../domain/roles.ts'
 import { CHANNEL_STATUS } from '../../domain/statuses.ts'
@@ -150,6 +151,28 @@ const USER_COLUMNS = ['id', 'username', 'role', 'status', 'group', 'quota', 'use
  * ones that touch balances with its flushes.
  */
 export class RelayState {
+  /**
+   * Takes the rows as they stand after a batch: the ledger's deltas plus whatever other instances
+   * (or the console) wrote meanwhile, so balances never lag more than one flush for active accounts.
+   */
+  refresh(fresh: Fresh): void {
+    for (const [id, quota, used, count] of fresh.users) {
+      const u = this.users.get(id)
+      if (u) {
+        u.quota = quota
+        u.used = used
+        u.count = count
+      }
+    }
+    for (const [id, remain, used] of fresh.tokens) {
+      const t = this.tokensById.get(id)
+      if (t) {
+        t.remain = remain
+        t.used = used
+      }
+    }
+  }
+
   tokensByKey = new Map<string, TokenState>()
   tokensById = new Map<number, TokenState>()
   users = new Map<number, UserState>()
