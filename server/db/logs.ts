@@ -137,16 +137,20 @@ export async function logStat(db: Kysely<DB>, dialect: Dialect, f: LogFilter): P
 }
 
 /** Rows one statement of a log clean deletes: a few milliseconds of the write lock each. */
-export const CLEAN_BATCH = 5_000
+export const CLEAN_BATCH = 2_000
+/** After each statement the clean rests this many times as long as the statement took. */
+const CLEAN_REST = 2
 
 /**
- * Deletes the rows written before `before` (unix seconds) in statements of `batch` rows, giving the
- * event loop back between them: one statement over millions of rows would hold SQLite's write lock
- * (and, on SQLite, the event loop) for seconds, and the relay with it. Returns how many.
+ * Deletes the rows written before `before` (unix seconds) in statements of `batch` rows, resting
+ * between them twice as long as each took: one statement over millions of rows would hold SQLite's
+ * write lock (and, on SQLite, the event loop) for seconds, and the relay with it; back-to-back
+ * batches still starve it (a tick between them is not enough for a request). Returns how many.
  */
 export async function deleteLogsBefore(db: Kysely<DB>, before: number, batch = CLEAN_BATCH): Promise<number> {
   let total = 0
   for (;;) {
+    const started = performance.now()
     const r = await db
       .deleteFrom('logs')
       .where('id', 'in', (q) => q.selectFrom('logs').select('id').where('created_at', '<', before).limit(batch))
@@ -154,7 +158,8 @@ export async function deleteLogsBefore(db: Kysely<DB>, before: number, batch = C
     const n = Number(r.numDeletedRows)
     total += n
     if (n < batch) return total
-    await new Promise<void>((done) => setImmediate(done))
+    const rest = Math.max(1, (performance.now() - started) * CLEAN_REST)
+    await new Promise<void>((done) => setTimeout(done, rest))
   }
 }
 

@@ -3,6 +3,7 @@
  * thousand log rows; the relay at c=10 alone, then the same relay load while c=20 console calls
  * (log lists, log stats, the dashboard) run as root. Prints both relay throughputs side by side and
  * their ratio, per round and the median (issue 10: the relay keeps >= 70% of its throughput).
+ * Then the relay alone and while root cleans CLEAN_ROWS old log rows (issue 15).
  */
 import { join } from 'node:path'
 import { cpus, loadavg } from 'node:os'
@@ -20,8 +21,11 @@ interface Call {
   body?: string
 }
 
-/** Runs `concurrency` loops of `next()` calls for `seconds`; returns completed calls per second and failures. */
-async function hammer(origin: string, next: (i: number) => Call, concurrency: number, seconds: number) {
+/**
+ * Runs `concurrency` loops of `next()` calls for `seconds`, or until `until` settles; returns
+ * completed calls per second and failures.
+ */
+async function hammer(origin: string, next: (i: number) => Call, concurrency: number, seconds: number, until?: Promise<unknown>) {
   const pool = new Pool(origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 60_000 })
   let done = 0
   let failed = 0
@@ -39,12 +43,14 @@ async function hammer(origin: string, next: (i: number) => Call, concurrency: nu
       }
     }
   }
+  const started = performance.now()
   const workers = Array.from({ length: concurrency }, worker)
-  await new Promise((r) => setTimeout(r, seconds * 1000))
+  await (until ?? new Promise((r) => setTimeout(r, seconds * 1000)))
   stop = true
+  const elapsed = (performance.now() - started) / 1000
   await Promise.all(workers)
   await pool.close()
-  return { rps: done / seconds, failed }
+  return { rps: done / elapsed, failed, seconds: elapsed }
 }
 
 async function signInRoot(origin: string): Promise<string> {
@@ -118,7 +124,40 @@ export async function consoleBench(seconds: number, rounds: number): Promise<voi
   console.log(
     `\nmedian ratio ${median.toFixed(2)}: relay beside the console keeps >= 70% of its throughput alone: ${median >= 0.7 ? 'met' : 'NOT met'}`,
   )
+  await cleanBeside(tollgate, origin, cookie, relayCall, seconds)
   tollgate.child.kill('SIGTERM')
   upstream.child.kill('SIGTERM')
   await Promise.all([tollgate, upstream].map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('exit', r)))))
+}
+
+/** Rows the clean phase seeds afresh and then cleans while the relay runs (issue 15, old logs). */
+const CLEAN_ROWS = Number(process.env.CLEAN_ROWS ?? 1_000_000)
+
+/**
+ * The relay at c=10 alone, then while root cleans CLEAN_ROWS old log rows (DELETE /api/log/, in
+ * batches): the relay's throughput during the clean beside its throughput alone.
+ */
+async function cleanBeside(
+  tollgate: Awaited<ReturnType<typeof start>>,
+  origin: string,
+  cookie: string,
+  relayCall: () => Call,
+  seconds: number,
+): Promise<void> {
+  tollgate.child.stdin!.write(`seed ${CLEAN_ROWS}\n`)
+  await tollgate.lines.next()
+  const alone = await hammer(origin, relayCall, RELAY_C, seconds)
+  // every seeded row is older than a minute ago; the relay's own rows of this run are newer
+  const target = Math.floor(Date.now() / 1000) - 60
+  const clean = fetch(`${origin}/api/log/?target_timestamp=${target}`, {
+    method: 'DELETE',
+    headers: { cookie, 'new-api-user': '1', 'x-tollgate-client': '1' },
+  }).then((r) => r.json() as Promise<{ success: boolean; data: number; message: string }>)
+  const during = await hammer(origin, relayCall, RELAY_C, 0, clean)
+  const result = await clean
+  if (!result.success) throw new Error(`the clean failed: ${result.message}`)
+  console.log(
+    `\nclean of ${result.data} old log rows in ${during.seconds.toFixed(1)} s: relay c=${RELAY_C} alone ${alone.rps.toFixed(0)} req/s, ` +
+      `during the clean ${during.rps.toFixed(0)} req/s (ratio ${(during.rps / alone.rps).toFixed(2)}), errors ${alone.failed + during.failed}`,
+  )
 }

@@ -11,7 +11,8 @@
  *     --c=10,50       these concurrencies only (default 1,10,50)
  *     --door=messages,responses-tr   these doors only (chat completions is always run)
  *   node tests/bench/relay-bench.ts --console [seconds, default 3] [rounds, default 3]
- *     (npm run bench -- --console: the relay alone vs beside c=20 console calls, tests/bench/console-bench.ts)
+ *     (npm run bench -- --console: the relay alone vs beside c=20 console calls, then during a log clean
+ *     of CLEAN_ROWS rows, default 1,000,000: tests/bench/console-bench.ts)
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir, cpus, loadavg } from 'node:os'
