@@ -130,6 +130,18 @@ export async function spawnServer(port: number, env: Record<string, string>): Pr
   return { port, base, child, output: () => out, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') }
 }
 
+/**
+ * Starts one server per port at once; if any fails to start, stops the others before throwing, so
+ * no orphan keeps the test file (and the whole suite) waiting.
+ */
+export async function spawnServers(ports: readonly number[], envOf: (i: number) => Record<string, string>): Promise<ServerProcess[]> {
+  const started = await Promise.allSettled(ports.map((port, i) => spawnServer(port, envOf(i))))
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+  if (!failed) return started.map((r) => (r as PromiseFulfilledResult<ServerProcess>).value)
+  await Promise.all(started.map((r) => (r.status === 'fulfilled' ? r.value.kill() : undefined)))
+  throw failed.reason
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export interface LoadCount {

@@ -27,7 +27,7 @@ import {
   MAX_VERIFICATION_ATTEMPTS,
 } from '../../server/lib/verification.ts'
 import { dialects, freshPostgres, startServer, type TestServer } from './helpers.ts'
-import { spawnServer, type ServerProcess } from './processes.ts'
+import { spawnServers, type ServerProcess } from './processes.ts'
 
 const BOT_TOKEN = '424242:shared-guards-bot'
 
@@ -48,7 +48,8 @@ for (const dialect of dialects) {
     let database: Awaited<ReturnType<typeof openDatabase>>
     let a: ServerProcess
     let b: ServerProcess
-    const port = dialect === 'sqlite' ? 41_171 : 41_181
+    // below Linux's ephemeral range (32768-60999), where an outgoing connection may hold a port
+    const port = dialect === 'sqlite' ? 4_350 : 4_352
 
     before(async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'tollgate-guards-'))
@@ -65,7 +66,7 @@ for (const dialect of dialects) {
           .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
           .execute()
       const env = { DATA_DIR: dataDir, CRITICAL_RATE_LIMIT: '10000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }
-      ;[a, b] = await Promise.all([spawnServer(port, env), spawnServer(port + 1, env)])
+      ;[a, b] = await spawnServers([port, port + 1], () => env)
     })
     after(async () => {
       await Promise.all([a?.stop(), b?.stop()])

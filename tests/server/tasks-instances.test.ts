@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { dialects, freshPostgres } from './helpers.ts'
 import { startFakeTaskUpstream, type FakeTaskUpstream } from '../fake-task-upstream.ts'
-import { seed, sleep, spawnServer, type ServerProcess } from './processes.ts'
+import { seed, sleep, spawnServers, type ServerProcess } from './processes.ts'
 import { openDatabase } from '../../server/db/index.ts'
 
 const PORTS = [3331, 3332]
@@ -56,7 +56,7 @@ for (const dialect of dialects.filter((d) => d === 'postgres')) {
           })
           .execute()
         await db.insertInto('options').values({ key: 'TaskPollInterval', value: '0.2' }).execute()
-        servers = await Promise.all(PORTS.map((port, i) => spawnServer(port, { DATA_DIR: dirs[i], DATABASE_URL: databaseUrl })))
+        servers = await spawnServers(PORTS, (i) => ({ DATA_DIR: dirs[i], DATABASE_URL: databaseUrl }))
 
         const ids: string[] = []
         for (let i = 0; i < TASKS; i++) {
