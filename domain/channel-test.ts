@@ -2,6 +2,8 @@
  * The outcome of a channel's last test, kept in its other_info JSON (beside the family's
  * status_reason and status_time) as `test_error`: present while the last test failed, removed when
  * a later test passes. The list shows such a channel as failed whatever its response time.
+ * And why the server disabled the channel automatically (status_reason, which the server answers in
+ * the reader's language, and status_time), which the list shows on the status.
  */
 
 function infoOf(otherInfo: string | null | undefined): Record<string, unknown> {
@@ -25,4 +27,11 @@ export function withTestError(otherInfo: string | null | undefined, error: strin
 export function testErrorOf(otherInfo: string | null | undefined): string | null {
   const e = infoOf(otherInfo).test_error
   return typeof e === 'string' ? e : null
+}
+
+/** Why and when the server disabled the channel automatically, or null when other_info does not say. */
+export function statusReasonOf(otherInfo: string | null | undefined): { reason: string; time: number | null } | null {
+  const info = infoOf(otherInfo)
+  if (typeof info.status_reason !== 'string' || !info.status_reason) return null
+  return { reason: info.status_reason, time: typeof info.status_time === 'number' && info.status_time > 0 ? info.status_time : null }
 }

@@ -8,6 +8,7 @@ import type { ChannelsTable, DB } from './schema.ts'
 import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from './abilities.ts'
 import { locksRows } from './dialect.ts'
 import { containsText } from '../lib/query.ts'
+import { disabledInfo, type Reason } from '../lib/status-reason.ts'
 import { splitList } from '../../domain/text.ts'
 import { CHANNEL_STATUS } from '../../domain/statuses.ts'
 
@@ -148,9 +149,9 @@ export function rebuildEveryAbility(database: Database): Promise<number> {
   })
 }
 
-/** What an account check decided: channels to disable automatically (with why) and to enable again. */
+/** What an account check decided: channels to disable automatically (with why, as data) and to enable again. */
 export interface CheckVerdicts {
-  disable: ReadonlyArray<{ id: number; reason: string }>
+  disable: ReadonlyArray<{ id: number; reason: Reason }>
   enable: readonly number[]
 }
 
@@ -173,7 +174,7 @@ export function applyCheckVerdicts(db: Kysely<DB>, v: CheckVerdicts, now: number
     const disabled: number[] = []
     const enabled: number[] = []
     for (const { id, reason } of v.disable) {
-      const info = JSON.stringify({ status_reason: reason, status_time: now })
+      const info = disabledInfo(reason, now)
       if (await moved(id, CHANNEL_STATUS.enabled, CHANNEL_STATUS.autoDisabled, info)) disabled.push(id)
     }
     for (const id of v.enable) if (await moved(id, CHANNEL_STATUS.autoDisabled, CHANNEL_STATUS.enabled, '')) enabled.push(id)

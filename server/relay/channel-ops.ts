@@ -10,6 +10,7 @@ import type { RelayCall } from './adapters/index.ts'
 import { channelTypeName } from '../../domain/channel-types.ts'
 import { extractUsage } from './adapters/openai.ts'
 import { withTestError } from '../../domain/channel-test.ts'
+import { reason, REASON_MAX } from '../lib/status-reason.ts'
 
 export interface Tester {
   id: number
@@ -162,10 +163,10 @@ export function startTestAll(engine: RelayEngine, tester: Tester): boolean {
       const slow = threshold > 0 && outcome.time > threshold
       if (ch.status === CHANNEL_STATUS.enabled && (!outcome.success || slow)) {
         if (o.bool('AutomaticDisableChannelEnabled') && ch.autoBan) {
-          const reason = outcome.success
-            ? `channel test took ${outcome.time} s, over the ${threshold} s threshold`
-            : `channel test failed: ${outcome.message}`
-          await engine.monitor.disable(ch.id, reason.slice(0, 500), outcome.success ? undefined : outcome.message.slice(0, 500))
+          const why = outcome.success
+            ? reason('channel.disabled.tooSlow', { seconds: outcome.time, threshold })
+            : reason('channel.testFailed', { reason: outcome.message.slice(0, REASON_MAX) })
+          await engine.monitor.disable(ch.id, why, outcome.success ? undefined : outcome.message.slice(0, REASON_MAX))
         }
       } else if (ch.status === CHANNEL_STATUS.autoDisabled && outcome.success && !slow && o.bool('AutomaticEnableChannelEnabled')) {
         await engine.monitor.enable(ch.id)
@@ -242,7 +243,7 @@ export async function updateAllBalances(engine: RelayEngine): Promise<void> {
     for (let ch = queue.shift(); ch; ch = queue.shift()) {
       const r = await updateBalance(engine, ch)
       if (r.success && r.balance <= 0 && engine.ctx.options.bool('AutomaticDisableChannelEnabled') && ch.autoBan) {
-        await engine.monitor.disable(ch.id, 'no balance left')
+        await engine.monitor.disable(ch.id, reason('channel.disabled.noBalance'))
       }
     }
   }

@@ -1,12 +1,13 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { applyCheckVerdicts, channelsOfType, findChannel, type ChannelRow } from '../db/channels.ts'
+import { applyCheckVerdicts, channelsOfType, findChannel, type ChannelRow, type CheckVerdicts } from '../db/channels.ts'
 import { fail, nowSeconds, nullIsAbsent, ok, readBody, readQuery, refuse, words, type Env } from '../http.ts'
-import { render, text, type Text } from '../i18n/index.ts'
+import { text, type Text } from '../i18n/index.ts'
 import { requireRole } from '../middleware/session.ts'
 import { ACCOUNT_CHECKS, checkAccount, fetchModelIds, inBatches, isAccountCheck } from '../lib/channel-checks.ts'
 import { paramId } from '../lib/query.ts'
+import { reason } from '../lib/status-reason.ts'
 import { canFetchModels } from '../../domain/channel-types.ts'
 import { DEFAULT_GROUP, ROLE } from '../../domain/roles.ts'
 import { CHANNEL_STATUS } from '../../domain/statuses.ts'
@@ -32,14 +33,14 @@ interface CheckOutcome {
 
 /**
  * What the account checks decide: an enabled auto-ban channel that failed is disabled
- * automatically (its stored reason in English, as the relay stores its own), an automatically
- * disabled one that passed is enabled again.
+ * automatically (its reason stored as data, the check's own failure nested in it, as the relay
+ * stores its own: see status-reason.ts), an automatically disabled one that passed is enabled again.
  */
-function verdicts(outcomes: readonly CheckOutcome[], label: string) {
+function verdicts(outcomes: readonly CheckOutcome[], label: string): CheckVerdicts {
   return {
     disable: outcomes
       .filter((o) => o.reason !== null && o.ch.status === CHANNEL_STATUS.enabled && o.ch.auto_ban === 1)
-      .map((o) => ({ id: o.ch.id, reason: render('en', text('channel.checkFailed', { label, reason: render('en', o.reason!) })) })),
+      .map((o) => ({ id: o.ch.id, reason: reason('channel.checkFailed', { label, reason: o.reason! }) })),
     enable: outcomes.filter((o) => o.reason === null && o.ch.status === CHANNEL_STATUS.autoDisabled).map((o) => o.ch.id),
   }
 }

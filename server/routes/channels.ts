@@ -15,10 +15,11 @@ import {
   type NewChannel,
 } from '../db/channels.ts'
 import { fail, nowSeconds, nullIsAbsent, ok, readBody, readQuery, refuse, type Env } from '../http.ts'
-import { text } from '../i18n/index.ts'
+import { localeOf, text } from '../i18n/index.ts'
 import { requireRole } from '../middleware/session.ts'
 import { problemText } from '../lib/problems.ts'
 import { pageSizeQuery, paramId } from '../lib/query.ts'
+import { localizedInfo } from '../lib/status-reason.ts'
 import { CHANNEL_TYPE, otherWithDefault } from '../../domain/channel-types.ts'
 import { builtinModelObjects, modelsByType } from '../../domain/channel-models.ts'
 import {
@@ -90,10 +91,14 @@ const searchQuery = z.object({
 
 const batchBody = z.object({ ids: z.array(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)).max(LIMIT.keys) })
 
-/** The channel as lists show it: everything but the key. */
-export function channelView(row: ChannelRow) {
-  const { key: _key, ...rest } = row
-  return rest
+/** The channel as the reader sees it: why it was disabled automatically, in their language. */
+function readable<R extends Pick<ChannelRow, 'other_info'>>(c: Context<Env>, row: R): R {
+  return { ...row, other_info: localizedInfo(row.other_info, localeOf(c)) ?? row.other_info }
+}
+
+/** The channels as lists show them: everything but the key. */
+function channelViews(c: Context<Env>, rows: readonly ChannelRow[]) {
+  return rows.map(({ key: _key, ...rest }) => readable(c, rest))
 }
 
 /** A field rule's problem is a refusal naming the field. */
@@ -194,24 +199,26 @@ export function channelsRoutes(ctx: AppContext) {
 
   app.get('/channel/', admin, async (c) => {
     const q = readQuery(c, listQuery)
-    return ok(c, (await listChannels(db, { page: q.p, size: q.page_size, idSort: q.id_sort === 'true' })).map(channelView))
+    const rows = await listChannels(db, { page: q.p, size: q.page_size, idSort: q.id_sort === 'true' })
+    return ok(c, channelViews(c, rows))
   })
 
   app.get('/channel/search', admin, async (c) => {
     const q = readQuery(c, searchQuery)
-    return ok(c, (await searchChannels(db, { ...q, idSort: q.id_sort === 'true' })).map(channelView))
+    const rows = await searchChannels(db, { ...q, idSort: q.id_sort === 'true' })
+    return ok(c, channelViews(c, rows))
   })
 
   app.get('/channel/:id{[0-9]+}', admin, async (c) => {
     const channel = await findChannel(db, paramId(c))
-    return channel ? ok(c, channel) : fail(c, 'channel.notFound')
+    return channel ? ok(c, readable(c, channel)) : fail(c, 'channel.notFound')
   })
 
   app.post('/channel/', admin, async (c) => {
     const created = await insertChannels(db, newChannels(await readBody(c, createBody)))
     changed(created.map((r) => r.id))
     const message = created.length === 1 ? text('channel.created') : text('channel.createdMany', { count: created.length })
-    return ok(c, created.map(channelView), message)
+    return ok(c, channelViews(c, created), message)
   })
 
   app.put('/channel/', admin, async (c) => {
@@ -221,7 +228,7 @@ export function channelsRoutes(ctx: AppContext) {
     const updated = await updateChannel(ctx.database, id, changes, (current) => withDefaultOther(changes, current))
     if (!updated) return fail(c, 'channel.notFound')
     changed([id])
-    return ok(c, channelView(updated), 'channel.updated')
+    return ok(c, channelViews(c, [updated])[0], 'channel.updated')
   })
 
   app.delete('/channel/disabled', admin, async (c) => {

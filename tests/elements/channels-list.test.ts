@@ -38,6 +38,14 @@ describe('<tollgate-channels> list', () => {
     const enabled = await newChannel({ type: 14 })
     const manual = await newChannel({ type: 99, status: 2 })
     const auto = await newChannel({ type: 45, status: 3 })
+    // as the server stores an automatic disable: the English sentence, and the reason as data
+    const other_info = JSON.stringify({
+      status_reason: 'no balance left',
+      status_time: 1_700_000_000,
+      status_reason_key: 'channel.disabled.noBalance',
+    })
+    await setColumns(auto.id, { other_info })
+    await setColumns(manual.id, { other_info })
     const el = await mountChannels()
     const [r1, r2, r3] = [await waitRow(el, enabled.id), await waitRow(el, manual.id), await waitRow(el, auto.id)]
     expect(inRow(r1, '[data-cell="type"]')!.textContent).to.equal('Anthropic Claude')
@@ -49,6 +57,9 @@ describe('<tollgate-channels> list', () => {
       'Automatically disabled',
     ])
     expect([r1, r2, r3].map((r) => r.dataset.shaded)).to.deep.equal(['false', 'true', 'true'])
+    // why the server disabled it, and when, on the status; only for an automatic disable
+    expect(inRow(r3, '[data-cell="status"]')!.title).to.match(/^disabled .+: no balance left$/)
+    expect([r1, r2].map((r) => inRow(r, '[data-cell="status"]')!.title)).to.deep.equal(['', ''])
     const bg = (r: Element) => getComputedStyle(r).backgroundColor
     expect(bg(r2)).to.not.equal(bg(r1))
     expect(bg(r3)).to.equal(bg(r2))

@@ -45,6 +45,13 @@ for (const dialect of dialects) {
       assert.ok((await fx.abilities(bad.id)).every((a) => a.enabled === 0))
       const info = await fx.s.ctx.db.selectFrom('channels').select('other_info').where('id', '=', bad.id).executeTakeFirstOrThrow()
       assert.match(JSON.parse(info.other_info).status_reason, /Suno account check failed: HTTP 403 account banned/)
+      // read back in the reader's language: the check's own failure, nested in the reason, too
+      const reason = async (id: number, lang: string) =>
+        JSON.parse((await fx.admin.call('GET', `/api/channel/${id}`, undefined, { 'accept-language': lang })).body.data.other_info)
+          .status_reason
+      assert.equal(await reason(bad.id, 'zh-CN'), 'Suno 账号检查未通过：HTTP 403 account banned')
+      assert.equal(await reason(empty.id, 'zh-CN'), 'Suno 账号检查未通过：已没有剩余点数')
+      assert.equal(await reason(empty.id, 'en'), 'Suno account check failed: no credits left')
       assert.deepEqual(fx.events.sort(), [bad.id, empty.id].sort())
     })
 

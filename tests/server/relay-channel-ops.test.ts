@@ -150,6 +150,75 @@ for (const dialect of dialects) {
       assert.equal(f.engine.state.channels.get(recovered)!.status, 1)
     })
 
+    it("tells why a channel was disabled automatically in the reader's language, keeping the English for the family", async () => {
+      await f.s.ctx.options.set('AutomaticDisableChannelEnabled', 'true')
+      await f.s.ctx.options.set('ChannelDisableThreshold', '0.2')
+      f.fake.scenario('why-fail', { status: 500 })
+      f.fake.scenario('why-slow', { latencyMs: 400 })
+      f.fake.scenario('why-broke', { balance: { hardLimitUsd: 10, usageCents: 1000 } })
+      const failing = await f.channel({ key: 'why-fail', models: 'gpt-4o', name: 'why-fail' })
+      const slow = await f.channel({ key: 'why-slow', models: 'gpt-4o', name: 'why-slow' })
+      await root.get('/api/channel/test')
+      await testAllRunning(f.engine)
+      const broke = await f.channel({ key: 'why-broke', models: 'gpt-4o', name: 'why-broke' })
+      await root.get('/api/channel/update_balance')
+      const legacy = await f.channel({ key: 'why-legacy', models: 'gpt-4o', name: 'why-legacy', status: 3 })
+      await f.s.ctx.db
+        .updateTable('channels')
+        .set({ other_info: '{"status_reason":"disabled long ago","status_time":1}' })
+        .where('id', '=', legacy)
+        .execute()
+      const unknown = await f.channel({ key: 'why-unknown', models: 'gpt-4o', name: 'why-unknown', status: 3 })
+      await f.s.ctx.db
+        .updateTable('channels')
+        .set({ other_info: '{"status_reason":"a newer server said so","status_time":1,"status_reason_key":"channel.noSuchReason"}' })
+        .where('id', '=', unknown)
+        .execute()
+
+      // stored: the family's English sentence, and the same reason as data
+      const stored = JSON.parse((await channel(broke)).other_info)
+      assert.equal(stored.status_reason, 'no balance left')
+      assert.equal(stored.status_reason_key, 'channel.disabled.noBalance')
+      assert.ok(stored.status_time > 0)
+      const storedFail = JSON.parse((await channel(failing)).other_info)
+      assert.match(storedFail.status_reason, /^channel test failed: status 500/)
+      assert.equal(storedFail.status_reason_key, 'channel.testFailed')
+      assert.match(storedFail.status_reason_params.reason, /^status 500/, 'the upstream part is data, as it came')
+
+      const zh = { 'accept-language': 'zh-CN' }
+      const reasons = async (headers?: Record<string, string>) => {
+        const one = async (id: number) => {
+          const single = (await root.call('GET', `/api/channel/${id}`, undefined, headers)).body.data
+          const found = (await root.call('GET', `/api/channel/search?keyword=${id}`, undefined, headers)).body.data
+          const listed = (await root.call('GET', '/api/channel/?p=0&page_size=100&id_sort=true', undefined, headers)).body.data
+          const fromList = listed.find((c: { id: number }) => c.id === id)
+          assert.equal(found[0].other_info, single.other_info, 'search answers as the single channel does')
+          assert.equal(fromList.other_info, single.other_info, 'the list answers as the single channel does')
+          return JSON.parse(single.other_info).status_reason as string
+        }
+        return {
+          failing: await one(failing),
+          slow: await one(slow),
+          broke: await one(broke),
+          legacy: await one(legacy),
+          unknown: await one(unknown),
+        }
+      }
+      const inZh = await reasons(zh)
+      assert.match(inZh.failing, /^渠道测试失败：status 500/)
+      assert.match(inZh.slow, /^渠道测试耗时 [\d.]+ 秒，超过了 0\.2 秒的阈值$/)
+      assert.equal(inZh.broke, '余额已用完')
+      assert.equal(inZh.legacy, 'disabled long ago', 'a row written without a key keeps its sentence')
+      assert.equal(inZh.unknown, 'a newer server said so', 'and so does one with a key this server does not know')
+      const inEn = await reasons({ 'accept-language': 'en' })
+      assert.match(inEn.failing, /^channel test failed: status 500/)
+      assert.match(inEn.slow, /^channel test took [\d.]+ s, over the 0\.2 s threshold$/)
+      assert.equal(inEn.broke, 'no balance left')
+      assert.equal(inEn.legacy, 'disabled long ago')
+      // the database keeps the English whoever read it
+      assert.equal(JSON.parse((await channel(broke)).other_info).status_reason, 'no balance left')
+    })
+
     it('leaves channels alone when the monitoring options are off', async () => {
       f.fake.scenario('off-fail', { status: 500 })
       const failing = await f.channel({ key: 'off-fail', models: 'gpt-4o' })

@@ -209,6 +209,13 @@ for (const dialect of dialects) {
         (await f.s.ctx.db.selectFrom('channels').select('other_info').where('id', '=', dead).executeTakeFirstOrThrow()).other_info,
       )
       assert.match(info.status_reason, /Incorrect API key/)
+      assert.deepEqual([info.status_reason_key, info.status_reason_params.status], ['channel.disabled.upstreamError', 401])
+      const root = await f.s.root()
+      const read = async (lang: string) =>
+        JSON.parse((await root.call('GET', `/api/channel/${dead}`, undefined, { 'accept-language': lang })).body.data.other_info)
+          .status_reason
+      assert.match(await read('zh-CN'), /^上游返回错误 401：Incorrect API key/)
+      assert.match(await read('en'), /^401: Incorrect API key/)
       // the next call no longer picks it
       assert.equal((await f.call(key, 'POST', '/v1/chat/completions', chat(model))).status, 200)
       assert.equal(f.fake.hits.get('alive'), 1)

@@ -107,6 +107,13 @@ for (const dialect of dialects) {
           (await f.s.ctx.db.selectFrom('channels').select('status').where('id', '=', refused).executeTakeFirstOrThrow()).status === 3,
       )
       assert.equal((await balances(f, a.userId)).used, 0)
+      // the proxy's description is data: kept as it came inside the reason, in either language
+      const root = await f.s.root()
+      const reason = async (lang: string) =>
+        JSON.parse((await root.call('GET', `/api/channel/${refused}`, undefined, { 'accept-language': lang })).body.data.other_info)
+          .status_reason
+      assert.equal(await reason('en'), 'image-relay proxy: no available account instance')
+      assert.equal(await reason('zh-CN'), '图像中继代理：no available account instance')
       await f.s.ctx.options.set('AutomaticDisableChannelEnabled', 'false')
     })
 

@@ -1,6 +1,7 @@
 /**
- * Messages of the channel calls (list, edit, delete, test, balance, model list, account checks) and
- * of the upstream calls they make. The spec's own wording (spec section 8) is kept verbatim.
+ * Messages of the channel calls (list, edit, delete, test, balance, model list, account checks), of
+ * the upstream calls they make, and of the reasons a channel was disabled automatically. The spec's
+ * own wording (spec section 8) is kept verbatim.
  */
 export const channels = {
   'channel.notFound': { en: 'channel not found, refresh and retry', zh: '渠道不存在，请刷新后重试' },
@@ -27,6 +28,14 @@ export const channels = {
   'channel.noBaseUrl': { en: 'the channel has no base_url', zh: '该渠道没有填写 base_url' },
   'channel.noKey': { en: 'the channel has no key', zh: '该渠道没有密钥' },
   'channel.noCredits': { en: 'no credits left', zh: '已没有剩余点数' },
+  // why a channel was disabled automatically (server/lib/status-reason.ts); with channel.testFailed and channel.checkFailed
+  'channel.disabled.tooSlow': {
+    en: 'channel test took {seconds} s, over the {threshold} s threshold',
+    zh: '渠道测试耗时 {seconds} 秒，超过了 {threshold} 秒的阈值',
+  },
+  'channel.disabled.noBalance': { en: 'no balance left', zh: '余额已用完' },
+  'channel.disabled.upstreamError': { en: '{status}: {message}', zh: '上游返回错误 {status}：{message}' },
+  'channel.disabled.proxyRefused': { en: 'image-relay proxy: {description}', zh: '图像中继代理：{description}' },
   'upstream.timeout': { en: 'no answer within {seconds} s', zh: '{seconds} 秒内没有应答' },
   'upstream.unreachable': { en: 'the upstream could not be reached ({reason})', zh: '无法连接上游（{reason}）' },
   'upstream.tooLarge': { en: 'the upstream reply is too large', zh: '上游的回复过大' },

@@ -14,6 +14,7 @@ import { callerOf, submitTask, taskHandler, TaskError, type Submission } from '.
 import { reachOf, field, num, str, upstreamJson, type Phase, type TaskPoll, type TaskUpdate } from './types.ts'
 import type { TaskPoller } from './poll.ts'
 import { translatePrompt } from './translate.ts'
+import { reason, REASON_MAX } from '../../lib/status-reason.ts'
 
 const PLATFORM = 'midjourney'
 const MJ_TYPES = [2, 5] as const
@@ -144,7 +145,10 @@ async function submit(engine: RelayEngine, c: Context<Env>, kind: string): Promi
     },
     async refused(ch, _status, json) {
       if (num(field(json, 'code')) === NO_ACCOUNT && ch.autoBan && engine.ctx.options.bool('AutomaticDisableChannelEnabled'))
-        await engine.monitor.disable(ch.id, `image-relay proxy: ${str(field(json, 'description'))}`.slice(0, 500))
+        await engine.monitor.disable(
+          ch.id,
+          reason('channel.disabled.proxyRefused', { description: str(field(json, 'description')).slice(0, REASON_MAX) }),
+        )
     },
   }
   const r = await submitTask(engine, caller, s)

@@ -8,7 +8,7 @@ import { useLabels, type LabelKey } from '../../ui/admin/labels.ts'
 import { channelStatusKey, MODEL_MAPPING_TEMPLATE, otherLabel, STATUS_CODE_TEMPLATE, type ChannelForm } from './channel-rules.ts'
 import { CHANNEL_TYPE, CHANNEL_TYPES, channelType, channelTypeName } from '../../../domain/channel-types.ts'
 import { PRIORITY_MIN, WEIGHT_MIN } from '../../../domain/channel-rules.ts'
-import { ResponseTime } from './channels-table.tsx'
+import { ResponseTime, useDisabledReason } from './channels-table.tsx'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '@shoelace-style/shoelace/dist/components/option/option.js'
@@ -225,6 +225,7 @@ export function ChannelFacts({ channel }: { channel: Channel }) {
   const L = useLabels()
   const locale = useLocale()
   const status = useStore($status)
+  const why = useDisabledReason(channel)
   return (
     <dl className="tg-facts" data-facts="">
       <div>
@@ -262,6 +263,12 @@ export function ChannelFacts({ channel }: { channel: Channel }) {
         <dt>{L('channels.balance_updated_time')}</dt>
         <dd>{formatDateTime(channel.balance_updated_time, locale)}</dd>
       </div>
+      {why ? (
+        <div className="tg-facts__wide" data-fact="status-reason">
+          <dt>{L('channels.statusReason')}</dt>
+          <dd>{why.when ? `${why.reason} (${why.when})` : why.reason}</dd>
+        </div>
+      ) : null}
     </dl>
   )
 }

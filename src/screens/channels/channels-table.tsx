@@ -12,7 +12,7 @@ import { channelStatusKey, responseTimeColor } from './channel-rules.ts'
 import { channelTypeName } from '../../../domain/channel-types.ts'
 import { useLabels } from '../../ui/admin/labels.ts'
 import { CHANNEL_STATUS } from '../../../domain/statuses.ts'
-import { testErrorOf } from '../../../domain/channel-test.ts'
+import { statusReasonOf, testErrorOf } from '../../../domain/channel-test.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/dropdown/dropdown.js'
 import '@shoelace-style/shoelace/dist/components/icon-button/icon-button.js'
@@ -54,6 +54,31 @@ export function ResponseTime({ channel: c }: { channel: Channel }) {
     <span className="tg-rt" data-color={color} data-cell="response-time" title={[tested, error].filter(Boolean).join(': ') || undefined}>
       {text}
     </span>
+  )
+}
+
+/** When and why the server disabled a channel automatically (status 3), the reason in the reader's language; else null. */
+export function useDisabledReason(c: Channel): { reason: string; when?: string } | null {
+  const L = useLabels()
+  const locale = useLocale()
+  const why = c.status === CHANNEL_STATUS.autoDisabled ? statusReasonOf(c.other_info) : null
+  if (!why) return null
+  return { reason: why.reason, when: why.time ? L('channels.disabledAt', { time: formatDateTime(why.time, locale) }) : undefined }
+}
+
+/** The status pill; an automatically disabled channel tells when and why in its title. */
+export function ChannelStatus({ channel: c }: { channel: Channel }) {
+  const L = useLabels()
+  const why = useDisabledReason(c)
+  return (
+    <sl-tag
+      size="small"
+      variant={STATUS_VARIANT[c.status] ?? 'neutral'}
+      data-cell="status"
+      title={why ? [why.when, why.reason].filter(Boolean).join(': ') : undefined}
+    >
+      {L(channelStatusKey(c.status))}
+    </sl-tag>
   )
 }
 
@@ -125,9 +150,7 @@ export function ChannelsTable({
                   {channelTypeName(c.type, locale)}
                 </td>
                 <td data-label={L('channels.col.status')}>
-                  <sl-tag size="small" variant={STATUS_VARIANT[c.status] ?? 'neutral'} data-cell="status">
-                    {L(channelStatusKey(c.status))}
-                  </sl-tag>
+                  <ChannelStatus channel={c} />
                 </td>
                 <td data-label={L('channels.col.responseTime')}>
                   <ResponseTime channel={c} />
