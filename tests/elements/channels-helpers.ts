@@ -120,3 +120,10 @@ export async function chooseMenu(row: Element, value: string) {
 before(async () => {
   upstream = await serverCommand<string>('tg-admin-upstream')
 })
+
+/** other_info as the server stores an automatic disable: the English sentence, and the reason as data. */
+export const AUTO_DISABLED_INFO = JSON.stringify({
+  status_reason: 'no balance left',
+  status_time: 1_700_000_000,
+  status_reason_key: 'channel.disabled.noBalance',
+})

@@ -21,6 +21,7 @@ import {
   action,
   confirm,
   chooseMenu,
+  AUTO_DISABLED_INFO,
 } from './channels-helpers.ts'
 
 describe('<tollgate-channels> list', () => {
@@ -38,14 +39,8 @@ describe('<tollgate-channels> list', () => {
     const enabled = await newChannel({ type: 14 })
     const manual = await newChannel({ type: 99, status: 2 })
     const auto = await newChannel({ type: 45, status: 3 })
-    // as the server stores an automatic disable: the English sentence, and the reason as data
-    const other_info = JSON.stringify({
-      status_reason: 'no balance left',
-      status_time: 1_700_000_000,
-      status_reason_key: 'channel.disabled.noBalance',
-    })
-    await setColumns(auto.id, { other_info })
-    await setColumns(manual.id, { other_info })
+    await setColumns(auto.id, { other_info: AUTO_DISABLED_INFO })
+    await setColumns(manual.id, { other_info: AUTO_DISABLED_INFO })
     const el = await mountChannels()
     const [r1, r2, r3] = [await waitRow(el, enabled.id), await waitRow(el, manual.id), await waitRow(el, auto.id)]
     expect(inRow(r1, '[data-cell="type"]')!.textContent).to.equal('Anthropic Claude')
