@@ -1,4 +1,4 @@
-/** The fake upstream's OpenAI Responses API (POST /v1/responses), plain and streamed (see fake-upstream.ts). */
+/** The fake upstream's OpenAI Responses API (POST /v1/responses, GET /v1/responses/{id}), plain and streamed (see fake-upstream.ts). */
 import type { ServerResponse } from 'node:http'
 import type { Scenario } from './fake-upstream.ts'
 
@@ -69,4 +69,17 @@ export async function responsesAnswer(res: ServerResponse, { body, s, parts, usa
   ev('response.output_item.done', { output_index: 0, item })
   ev('response.completed', { response: done })
   res.end()
+}
+
+/** GET /v1/responses/{id}: an answer kept by responsesAnswer, or OpenAI's 404. */
+export function storedResponse(res: ServerResponse, id: string, kept: Map<string, unknown>): void {
+  const answer = kept.get(id)
+  if (answer) {
+    const out = Buffer.from(JSON.stringify(answer))
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': out.length })
+    res.end(out)
+    return
+  }
+  res.writeHead(404, { 'content-type': 'application/json' })
+  res.end(JSON.stringify({ error: { message: `No response found with id '${id}'.`, type: 'invalid_request_error', code: null } }))
 }
