@@ -1,5 +1,5 @@
 import * as accountApi from '../api/account.ts'
-import { $session, signIn, signOut } from './session.ts'
+import { $session, beginSignOut, signIn, signOut } from './session.ts'
 
 /**
  * Refreshes the stored user from the server (quota and role change). A session the server no
@@ -20,6 +20,7 @@ export async function refreshUser(): Promise<void> {
  * credential, and every element fires tollgate-logout.
  */
 export async function endSession(): Promise<void> {
+  beginSignOut()
   try {
     await accountApi.logout()
   } catch {

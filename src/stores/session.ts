@@ -74,8 +74,21 @@ export function signIn(answer: SignInAnswer): void {
   $session.set(publicUser(answer))
 }
 
+/** While the page ends its own session on the server, a 401 is that ending, not an expiry. */
+let ending = false
+
+/**
+ * Marks the start of a sign-out the page asked for: until signOut(), a request answered 401 (one
+ * that was in flight when the server ended the session) leaves the sign-out to say so, instead of
+ * sending the visitor to the login page's expiry notice.
+ */
+export function beginSignOut(): void {
+  ending = true
+}
+
 /** Forgets the stored user and the embed credential, and tells every element (tollgate-logout). */
 export function signOut(): void {
+  ending = false
   if (clearSession()) emitAppEvent('logout', {})
 }
 
@@ -100,6 +113,7 @@ export const EXPIRED_LOGIN_PATH = '/login?expired=true'
 
 /** A 401: the server no longer knows this browser. Clears the user and credential and tells the page. */
 export function expireSession(): void {
+  if (ending) return
   const wasSignedIn = clearSession()
   emitAppEvent('session-expired', { redirect: EXPIRED_LOGIN_PATH })
   if (wasSignedIn) emitAppEvent('logout', {})

@@ -9,7 +9,7 @@ import '../../elements/index.ts'
 import { signOut } from '../../elements/index.ts'
 import { get } from '../../src/api/client.ts'
 import { configure } from '../../src/stores/config.ts'
-import { $session } from '../../src/stores/session.ts'
+import { $session, expireSession } from '../../src/stores/session.ts'
 import { refreshUser } from '../../src/stores/account.ts'
 import {
   CONSOLE_HEADER,
@@ -50,6 +50,27 @@ describe('embedding: events and the shared session', () => {
       expect($session.get()).to.equal(null)
       await signedOutEverywhere(login)
     } finally {
+      rec.stop()
+    }
+  })
+
+  it('a request answered 401 while signOut() ends the session is that sign-out, not an expiry: nobody is sent away', async () => {
+    await registerAndSignIn()
+    const login = await mount('<tollgate-login></tollgate-login>')
+    await waitFor(() => $(login, '[data-signed-in]'), 'the signed-in state')
+    const stay = stayOnPage()
+    const rec = recordEvents('tollgate-logout', 'tollgate-session-expired')
+    try {
+      // while the server ends the session, a request that was in flight comes back 401: the API
+      // client then calls expireSession(), as here
+      const ending = signOut()
+      expireSession()
+      await ending
+      expect(rec.events.map((e) => e.type)).to.deep.equal(['tollgate-logout'])
+      expect(stay.targets).to.deep.equal([])
+      expect($session.get()).to.equal(null)
+    } finally {
+      stay.stop()
       rec.stop()
     }
   })
