@@ -1,7 +1,8 @@
 /**
  * The outcome of a channel's last test, kept in its other_info JSON (beside the family's
  * status_reason and status_time) as `test_error`: present while the last test failed, removed when
- * a later test passes. The list shows such a channel as failed whatever its response time.
+ * a later test passes (the server answers it in the reader's language). The list shows such a
+ * channel as failed whatever its response time.
  * And why the server disabled the channel automatically (status_reason, which the server answers in
  * the reader's language, and status_time), which the list shows on the status.
  */
@@ -16,10 +17,14 @@ function infoOf(otherInfo: string | null | undefined): Record<string, unknown> {
   }
 }
 
-/** other_info with the last test's error set (a failed test) or removed (null: a passed one). */
-export function withTestError(otherInfo: string | null | undefined, error: string | null): string {
-  const { test_error: _old, ...rest } = infoOf(otherInfo)
-  const next = error === null ? rest : { ...rest, test_error: error }
+/**
+ * other_info with the last test's error set (a failed test) or removed (null: a passed one). The
+ * server adds the error as data (`test_error_key`, `test_error_params`) to word it for each reader;
+ * a new error replaces them.
+ */
+export function withTestError(otherInfo: string | null | undefined, error: string | null, data?: Record<string, unknown>): string {
+  const { test_error: _old, test_error_key: _key, test_error_params: _params, ...rest } = infoOf(otherInfo)
+  const next = error === null ? rest : { ...rest, test_error: error, ...data }
   return Object.keys(next).length ? JSON.stringify(next) : ''
 }
 

@@ -11,12 +11,17 @@
  * `status_reason_key` is a message of the catalogue and `status_reason_params` its parameters. A
  * parameter may itself be a message (`{key, params}`: the upstream's answer inside an account
  * check's failure); upstream text (an error message, a proxy's description) is a plain string,
- * shown as it came. The channel answers rewrite `status_reason` in the reader's language; a row
- * without a key (written before there was one) keeps its sentence.
+ * shown as it came; a name the catalogue does not hold but that has both languages (a channel
+ * type's) is `{en, zh}`. The channel answers rewrite `status_reason` in the reader's language; a
+ * row without a key (written before there was one) keeps its sentence.
+ *
+ * Why the channel's last test failed is kept the same way: `test_error` (the English sentence),
+ * `test_error_key` and `test_error_params` (see withTestReason).
  */
-import { isMessageKey, say, type Locale, type MessageKey } from '../i18n/index.ts'
+import { withTestError } from '../../domain/channel-test.ts'
+import { isMessageKey, say, type Locale, type MessageKey, type Words } from '../i18n/index.ts'
 
-export type ReasonParam = string | number | Reason
+export type ReasonParam = string | number | Words | Reason
 
 export interface Reason {
   readonly key: MessageKey
@@ -30,11 +35,35 @@ export function reason(key: MessageKey, params?: Readonly<Record<string, ReasonP
   return params ? { key, params } : { key }
 }
 
+/**
+ * An error whose message the server wrote: thrown where the words cannot be chosen yet, its
+ * message the English sentence (for the relay's clients), its reason for a reader's language.
+ */
+export class ReasonError extends Error {
+  readonly reason: Reason
+  constructor(r: Reason) {
+    super(sayReason('en', r))
+    this.reason = r
+  }
+}
+
+/** An error as a reason parameter: its reason when the server wrote it, else its text as it came. */
+export function errorParam(err: unknown): ReasonParam {
+  if (err instanceof ReasonError) return err.reason
+  return (err instanceof Error ? err.message : String(err)).slice(0, REASON_MAX)
+}
+
+function sayParam(locale: Locale, value: ReasonParam): string | number {
+  if (typeof value !== 'object') return value
+  if ('key' in value) return sayReason(locale, value)
+  return locale === 'zh-CN' ? value.zh : value.en
+}
+
 /** The reason in words; nested messages first. */
 export function sayReason(locale: Locale, r: Reason): string {
   if (!r.params) return say(locale, r.key)
   const params: Record<string, string | number> = {}
-  for (const [name, value] of Object.entries(r.params)) params[name] = typeof value === 'object' ? sayReason(locale, value) : value
+  for (const [name, value] of Object.entries(r.params)) params[name] = sayParam(locale, value)
   return say(locale, r.key, params)
 }
 
@@ -48,6 +77,18 @@ export function disabledInfo(r: Reason, now: number): string {
   })
 }
 
+/**
+ * other_info with the channel's last test recorded: failed (why, as the English sentence and as
+ * data) or passed (null: removed).
+ */
+export function withTestReason(otherInfo: string | null | undefined, r: Reason | null): string {
+  if (!r) return withTestError(otherInfo, null)
+  return withTestError(otherInfo, sayReason('en', r).slice(0, REASON_MAX), {
+    test_error_key: r.key,
+    ...(r.params ? { test_error_params: r.params } : {}),
+  })
+}
+
 /** A stored reason, or null when it is missing or not one this code can word (an unknown key, say). */
 function readReason(key: unknown, params: unknown, depth = 0): Reason | null {
   if (typeof key !== 'string' || !isMessageKey(key) || depth > 3) return null
@@ -57,7 +98,11 @@ function readReason(key: unknown, params: unknown, depth = 0): Reason | null {
   for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
     if (typeof value === 'string' || typeof value === 'number') read[name] = value
     else {
-      const nested = value && typeof value === 'object' ? (value as { key?: unknown; params?: unknown }) : null
+      const nested = value && typeof value === 'object' ? (value as { key?: unknown; params?: unknown; en?: unknown; zh?: unknown }) : null
+      if (nested && typeof nested.en === 'string' && typeof nested.zh === 'string') {
+        read[name] = { en: nested.en, zh: nested.zh }
+        continue
+      }
       const inner = nested ? readReason(nested.key, nested.params, depth + 1) : null
       if (!inner) return null
       read[name] = inner
@@ -66,12 +111,18 @@ function readReason(key: unknown, params: unknown, depth = 0): Reason | null {
   return { key, params: read }
 }
 
+/** The sentences of other_info kept with their reason as data: the sentence, its key, its params. */
+const WORDED = [
+  ['status_reason', 'status_reason_key', 'status_reason_params'],
+  ['test_error', 'test_error_key', 'test_error_params'],
+] as const
+
 /**
- * other_info as a reader sees it: `status_reason` in their language when the row carries the
- * reason as data; anything else unchanged (no key, an unknown one, not JSON).
+ * other_info as a reader sees it: `status_reason` and `test_error` in their language when the
+ * row carries them as data; anything else unchanged (no key, an unknown one, not JSON).
  */
 export function localizedInfo(otherInfo: string | null | undefined, locale: Locale): string | null | undefined {
-  if (!otherInfo || !otherInfo.includes('status_reason_key')) return otherInfo
+  if (!otherInfo || !WORDED.some(([, key]) => otherInfo.includes(key))) return otherInfo
   let info: unknown
   try {
     info = JSON.parse(otherInfo)
@@ -80,7 +131,10 @@ export function localizedInfo(otherInfo: string | null | undefined, locale: Loca
   }
   if (!info || typeof info !== 'object' || Array.isArray(info)) return otherInfo
   const fields = info as Record<string, unknown>
-  const r = readReason(fields.status_reason_key, fields.status_reason_params)
-  if (!r) return otherInfo
-  return JSON.stringify({ ...fields, status_reason: sayReason(locale, r) })
+  const worded: Record<string, string> = {}
+  for (const [sentence, key, params] of WORDED) {
+    const r = readReason(fields[key], fields[params])
+    if (r) worded[sentence] = sayReason(locale, r)
+  }
+  return Object.keys(worded).length ? JSON.stringify({ ...fields, ...worded }) : otherInfo
 }

@@ -9,8 +9,8 @@ import { upstreamModelOf } from './choose.ts'
 import type { RelayCall } from './adapters/index.ts'
 import { channelTypeName } from '../../domain/channel-types.ts'
 import { extractUsage } from './adapters/openai.ts'
-import { withTestError } from '../../domain/channel-test.ts'
-import { reason, REASON_MAX } from '../lib/status-reason.ts'
+import { errorParam, reason, ReasonError, REASON_MAX, withTestReason, type Reason } from '../lib/status-reason.ts'
+import { upstreamSaid } from './errors.ts'
 
 export interface Tester {
   id: number
@@ -18,12 +18,18 @@ export interface Tester {
   group: string
 }
 
-export interface TestOutcome {
-  success: boolean
-  message: string
-  /** seconds */
-  time: number
-}
+/**
+ * How a test went. Why it failed is a reason (see status-reason.ts), worded for whoever reads it:
+ * the tester in the test's answer, any reader in the channel's other_info.
+ */
+export type TestOutcome =
+  | { success: true; /** seconds */ time: number }
+  | {
+      success: false
+      reason: Reason
+      /** the channel's type has no test call (not a fault of the channel) */ untestable?: true
+      time: number
+    }
 
 const running = new WeakMap<RelayEngine, Promise<void>>()
 
@@ -46,8 +52,8 @@ export async function testChannel(engine: RelayEngine, ch: ChannelState, tester:
   const m = testModelOf(ch, model)
   const r = await probe(engine, ch, m)
   const now = Math.floor(Date.now() / 1000)
-  await recordTest(engine, ch.id, { response_time: Math.round(r.seconds * 1000), test_time: now }, r.ok || r.untestable ? null : r.message)
-  if (!r.ok) return { success: false, message: r.message, time: r.seconds }
+  await recordTest(engine, ch.id, { response_time: Math.round(r.seconds * 1000), test_time: now }, r.ok || r.untestable ? null : r.reason)
+  if (!r.ok) return { success: false, reason: r.reason, ...(r.untestable ? { untestable: true as const } : {}), time: r.seconds }
   if (engine.ctx.options.bool('LogConsumeEnabled')) {
     const price = engine.pricing.price(m, tester.group)
     engine.ledger.enqueueLog({
@@ -68,14 +74,14 @@ export async function testChannel(engine: RelayEngine, ch: ChannelState, tester:
       other: priceOther(price, [ch.id]),
     })
   }
-  return { success: true, message: '', time: r.seconds }
+  return { success: true, time: r.seconds }
 }
 
 /** Stores a test's time and outcome: a failure stays on the channel until a later test passes. */
-async function recordTest(engine: RelayEngine, id: number, times: { response_time: number; test_time: number }, error: string | null) {
+async function recordTest(engine: RelayEngine, id: number, times: { response_time: number; test_time: number }, error: Reason | null) {
   await engine.ctx.db.transaction().execute(async (tx) => {
     const row = await tx.selectFrom('channels').select('other_info').where('id', '=', id).executeTakeFirst()
-    const other_info = withTestError(row?.other_info, error === null ? null : error.slice(0, 500))
+    const other_info = withTestReason(row?.other_info, error)
     await tx
       .updateTable('channels')
       .set({ ...times, other_info })
@@ -85,7 +91,7 @@ async function recordTest(engine: RelayEngine, id: number, times: { response_tim
 }
 
 /** A failure; `untestable` when the channel's type has no test call (not a fault of the channel). */
-type Probe = { ok: true; seconds: number; usage: Usage } | { ok: false; seconds: number; message: string; untestable?: true }
+type Probe = { ok: true; seconds: number; usage: Usage } | { ok: false; seconds: number; reason: Reason; untestable?: true }
 
 /**
  * One real, non-stream chat call of at most one completion token, sent by the relay's own forward
@@ -99,18 +105,17 @@ async function probe(engine: RelayEngine, ch: ChannelState, model: string): Prom
   if (!sent.ok) {
     switch (sent.failure) {
       case 'unsupported':
+        return { ok: false, seconds: 0, untestable: true, reason: reason('channel.test.unsupported', { type: typeName(ch.type) }) }
+      case 'misconfigured':
+        return { ok: false, seconds: secs(), reason: reason('channel.test.misconfigured', { id: ch.id, message: sent.detail }) }
+      case 'unreachable':
+        return { ok: false, seconds: secs(), reason: reason('channel.test.unreachable', { message: sent.detail }) }
+      case 'refused':
         return {
           ok: false,
-          seconds: 0,
-          untestable: true,
-          message: `channel test is not supported for this channel type (${channelTypeName(ch.type)})`,
+          seconds: secs(),
+          reason: reason('channel.upstreamStatus', { status: sent.error.status, message: upstreamSaid(sent.error) }),
         }
-      case 'misconfigured':
-        return { ok: false, seconds: secs(), message: `channel ${ch.id} is misconfigured: ${sent.message}` }
-      case 'unreachable':
-        return { ok: false, seconds: secs(), message: `the upstream could not be reached: ${sent.message}` }
-      case 'refused':
-        return { ok: false, seconds: secs(), message: `status ${sent.error.status}: ${sent.error.message}` }
     }
   }
   const text = Buffer.from(await readLimited(sent.res.body, 1024 * 1024))
@@ -118,10 +123,10 @@ async function probe(engine: RelayEngine, ch: ChannelState, model: string): Prom
   try {
     usage = sent.adapter.response(call, text, String(sent.res.headers['content-type'] ?? 'application/json')).usage
   } catch (err) {
-    return { ok: false, seconds: secs(), message: `the upstream answer could not be read: ${(err as Error).message}` }
+    return { ok: false, seconds: secs(), reason: reason('channel.test.unreadable', { message: errorParam(err) }) }
   }
   usage ??= extractUsage(text)
-  if (!usage) return { ok: false, seconds: secs(), message: 'the upstream answered without usage' }
+  if (!usage) return { ok: false, seconds: secs(), reason: reason('channel.test.noUsage') }
   return { ok: true, seconds: secs(), usage }
 }
 
@@ -157,16 +162,20 @@ export function startTestAll(engine: RelayEngine, tester: Tester): boolean {
     for (const row of rows) {
       const ch = channelFromRow(row)
       const o = engine.ctx.options
-      const outcome = await testChannel(engine, ch, tester).catch((err: unknown) => ({ success: false, message: String(err), time: 0 }))
-      if (/not supported for this channel type/.test(outcome.message)) continue
+      const outcome: TestOutcome = await testChannel(engine, ch, tester).catch((err: unknown) => ({
+        success: false,
+        reason: reason('channel.test.crashed', { message: String(err).slice(0, REASON_MAX) }),
+        time: 0,
+      }))
+      if (!outcome.success && outcome.untestable) continue
       const threshold = o.num('ChannelDisableThreshold', 5)
       const slow = threshold > 0 && outcome.time > threshold
       if (ch.status === CHANNEL_STATUS.enabled && (!outcome.success || slow)) {
         if (o.bool('AutomaticDisableChannelEnabled') && ch.autoBan) {
           const why = outcome.success
             ? reason('channel.disabled.tooSlow', { seconds: outcome.time, threshold })
-            : reason('channel.testFailed', { reason: outcome.message.slice(0, REASON_MAX) })
-          await engine.monitor.disable(ch.id, why, outcome.success ? undefined : outcome.message.slice(0, REASON_MAX))
+            : reason('channel.testFailed', { reason: outcome.reason })
+          await engine.monitor.disable(ch.id, why, outcome.success ? undefined : outcome.reason)
         }
       } else if (ch.status === CHANNEL_STATUS.autoDisabled && outcome.success && !slow && o.bool('AutomaticEnableChannelEnabled')) {
         await engine.monitor.enable(ch.id)
@@ -177,6 +186,11 @@ export function startTestAll(engine: RelayEngine, tester: Tester): boolean {
     .finally(() => running.delete(engine))
   running.set(engine, run)
   return true
+}
+
+/** A channel type's name in both languages. */
+function typeName(type: number) {
+  return { en: channelTypeName(type), zh: channelTypeName(type, 'zh') }
 }
 
 function ymd(d: Date): string {
@@ -193,7 +207,8 @@ async function getJson(engine: RelayEngine, ch: ChannelState, path: string): Pro
     signal: AbortSignal.timeout(15_000),
   })
   const text = await res.body.text()
-  if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${text.slice(0, 200)}`)
+  if (res.statusCode !== 200)
+    throw new ReasonError(reason('channel.upstreamStatus', { status: res.statusCode, message: text.slice(0, 200) }))
   return JSON.parse(text) as Record<string, any>
 }
 
@@ -204,10 +219,8 @@ async function getJson(engine: RelayEngine, ch: ChannelState, path: string): Pro
 export async function updateBalance(
   engine: RelayEngine,
   ch: ChannelState,
-): Promise<{ success: true; balance: number } | { success: false; message: string }> {
-  if (ch.type !== 1 && ch.type !== 8) {
-    return { success: false, message: `balance query is not supported for this channel type (${channelTypeName(ch.type)})` }
-  }
+): Promise<{ success: true; balance: number } | { success: false; reason: Reason }> {
+  if (ch.type !== 1 && ch.type !== 8) return { success: false, reason: reason('channel.balance.unsupported', { type: typeName(ch.type) }) }
   try {
     const sub = await getJson(engine, ch, '/v1/dashboard/billing/subscription')
     const now = new Date()
@@ -217,7 +230,7 @@ export async function updateBalance(
     const end = new Date(now.getTime() + 86_400_000)
     const usage = await getJson(engine, ch, `/v1/dashboard/billing/usage?start_date=${ymd(start)}&end_date=${ymd(end)}`)
     const balance = Math.round((Number(sub.hard_limit_usd) - Number(usage.total_usage) / 100) * 1e6) / 1e6
-    if (!Number.isFinite(balance)) return { success: false, message: 'the upstream billing answer has no hard_limit_usd or total_usage' }
+    if (!Number.isFinite(balance)) return { success: false, reason: reason('channel.balance.noTotals') }
     await engine.ctx.db
       .updateTable('channels')
       .set({ balance, balance_updated_time: Math.floor(Date.now() / 1000) })
@@ -225,7 +238,7 @@ export async function updateBalance(
       .execute()
     return { success: true, balance }
   } catch (err) {
-    return { success: false, message: `balance query failed: ${(err as Error).message}` }
+    return { success: false, reason: reason('channel.balance.queryFailed', { message: errorParam(err) }) }
   }
 }
 

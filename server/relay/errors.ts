@@ -1,3 +1,5 @@
+import { reason, REASON_MAX, type ReasonParam } from '../lib/status-reason.ts'
+
 /** Errors of the relay, answered in OpenAI's own shape: `{error: {message, type, param, code}}`. */
 export class RelayError extends Error {
   status: number
@@ -67,6 +69,15 @@ export function parseUpstreamError(status: number, raw: string): UpstreamError {
   } catch {
     message = raw.trim().slice(0, 500)
   }
-  if (!message) message = `upstream answered with status code ${status}`
+  if (!message) message = silentMessage(status)
   return { status, message, type, code }
+}
+
+/** The message of an upstream failure that said nothing but its status. */
+const silentMessage = (status: number) => `upstream answered with status code ${status}`
+
+/** What the upstream said, as a reason parameter: its own text as it came, or ours when it said nothing. */
+export function upstreamSaid(err: UpstreamError): ReasonParam {
+  if (err.message === silentMessage(err.status)) return reason('upstream.silent', { status: err.status })
+  return err.message.slice(0, REASON_MAX)
 }

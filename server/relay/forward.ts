@@ -8,6 +8,7 @@ import { channelAdapter, nextChannel, noChannel, unsupported, upstreamModelOf } 
 import { multipartField } from './request.ts'
 import type { Adapter, RelayCall } from './adapters/index.ts'
 import { chatCallOf, doorOf, throughChat } from './doors/index.ts'
+import { errorParam, type ReasonParam } from '../lib/status-reason.ts'
 
 /** A successful upstream answer, not yet read, and the adapter that translates it. */
 export interface Answer {
@@ -19,7 +20,7 @@ export interface Answer {
 export type Sent =
   | { ok: true; res: UpstreamResponse; adapter: Adapter; upstreamModel: string }
   | { ok: false; failure: 'unsupported' }
-  | { ok: false; failure: 'misconfigured' | 'unreachable'; message: string }
+  | { ok: false; failure: 'misconfigured' | 'unreachable'; message: string; detail: ReasonParam }
   | { ok: false; failure: 'refused'; error: UpstreamError }
 
 const UNSUPPORTED: Sent = { ok: false, failure: 'unsupported' }
@@ -86,13 +87,13 @@ export async function send(upstream: Upstream, call: RelayCall, ch: ChannelState
     call.channelId = ch.id
     req = adapter.build(call, ch, upstreamModel, () => forwardBody(wire, adapter, upstreamModel))
   } catch (err) {
-    return { ok: false, failure: 'misconfigured', message: (err as Error).message }
+    return { ok: false, failure: 'misconfigured', message: (err as Error).message, detail: errorParam(err) }
   }
   let res: UpstreamResponse
   try {
     res = await upstream.request(req, signal)
   } catch (err) {
-    return { ok: false, failure: 'unreachable', message: (err as Error).message }
+    return { ok: false, failure: 'unreachable', message: (err as Error).message, detail: errorParam(err) }
   }
   if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, res, adapter, upstreamModel }
   return { ok: false, failure: 'refused', error: parseUpstreamError(res.statusCode, await readLimited(res.body)) }

@@ -1,10 +1,9 @@
-import { withTestError } from '../../domain/channel-test.ts'
 import type { AppContext } from '../context.ts'
-import type { UpstreamError } from './errors.ts'
+import { upstreamSaid, type UpstreamError } from './errors.ts'
 import type { ChannelState, RelayState } from './state.ts'
 import { CHANNEL_STATUS } from '../../domain/statuses.ts'
 import { CHANNEL_TYPE } from '../../domain/channel-types.ts'
-import { disabledInfo, reason, REASON_MAX, type Reason } from '../lib/status-reason.ts'
+import { disabledInfo, reason, withTestReason, type Reason } from '../lib/status-reason.ts'
 
 const DISABLE_CODES = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active', 'insufficient_quota'])
 const DISABLE_TYPES = new Set(['insufficient_quota', 'insufficient_user_quota', 'authentication_error', 'permission_error', 'forbidden'])
@@ -42,19 +41,19 @@ export class ChannelMonitor {
   consider(ch: ChannelState, err: UpstreamError): Promise<boolean> | null {
     if (!this.ctx.options.bool('AutomaticDisableChannelEnabled') || !ch.autoBan) return null
     if (!shouldDisable(ch, err)) return null
-    return this.disable(ch.id, reason('channel.disabled.upstreamError', { status: err.status, message: err.message.slice(0, REASON_MAX) }))
+    return this.disable(ch.id, reason('channel.disabled.upstreamError', { status: err.status, message: upstreamSaid(err) }))
   }
 
   /**
    * Sets status 3 (automatically disabled) with the reason (as data, worded for each reader: see
    * status-reason.ts); at once in memory. A failed channel test that led to it stays recorded as
-   * the channel's last test (testError).
+   * the channel's last test (testError, also as data).
    */
-  async disable(id: number, why: Reason, testError?: string): Promise<boolean> {
+  async disable(id: number, why: Reason, testError?: Reason): Promise<boolean> {
     this.state.setChannelStatus(id, CHANNEL_STATUS.autoDisabled)
     try {
       const disabled = disabledInfo(why, Math.floor(Date.now() / 1000))
-      const info = testError === undefined ? disabled : withTestError(disabled, testError)
+      const info = testError === undefined ? disabled : withTestReason(disabled, testError)
       const r = await this.ctx.db
         .updateTable('channels')
         .set({ status: CHANNEL_STATUS.autoDisabled, other_info: info })

@@ -3,11 +3,11 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { applyCheckVerdicts, channelsOfType, findChannel, type ChannelRow, type CheckVerdicts } from '../db/channels.ts'
 import { fail, nowSeconds, nullIsAbsent, ok, readBody, readQuery, refuse, words, type Env } from '../http.ts'
-import { text, type Text } from '../i18n/index.ts'
+import { localeOf, text, type Text } from '../i18n/index.ts'
 import { requireRole } from '../middleware/session.ts'
 import { ACCOUNT_CHECKS, checkAccount, fetchModelIds, inBatches, isAccountCheck } from '../lib/channel-checks.ts'
 import { paramId } from '../lib/query.ts'
-import { reason } from '../lib/status-reason.ts'
+import { reason, sayReason } from '../lib/status-reason.ts'
 import { canFetchModels } from '../../domain/channel-types.ts'
 import { DEFAULT_GROUP, ROLE } from '../../domain/roles.ts'
 import { CHANNEL_STATUS } from '../../domain/statuses.ts'
@@ -106,7 +106,7 @@ export function channelOpsRoutes(ctx: AppContext) {
     const r = await testChannel(engine, ch, tester(c), model)
     return c.json({
       success: r.success,
-      message: r.success ? '' : words(c, text('channel.testFailed', { reason: r.message })),
+      message: r.success ? '' : sayReason(localeOf(c), reason('channel.testFailed', { reason: r.reason })),
       time: r.time,
     })
   })
@@ -122,7 +122,9 @@ export function channelOpsRoutes(ctx: AppContext) {
     const ch = await loadChannel(engine, paramId(c))
     if (!ch) return fail(c, 'channel.notFound')
     const r = await updateBalance(engine, ch)
-    if (!r.success) return c.json({ success: false, message: words(c, text('channel.balanceFailed', { reason: r.message })), balance: 0 })
+    if (!r.success) {
+      return c.json({ success: false, message: sayReason(localeOf(c), reason('channel.balanceFailed', { reason: r.reason })), balance: 0 })
+    }
     return c.json({ success: true, message: '', balance: r.balance })
   })
 

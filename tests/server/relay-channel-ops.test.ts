@@ -95,13 +95,44 @@ for (const dialect of dialects) {
 
     it("answers in the caller's language, and refuses an id out of range without a 500", async () => {
       const zh = { 'accept-language': 'zh-CN' }
+      const en = { 'accept-language': 'en' }
+      const test = async (id: number, headers: Record<string, string>) => {
+        const r = await root.call('GET', `/api/channel/test/${id}`, undefined, headers)
+        assert.equal(r.body.success, false)
+        return r.body.message as string
+      }
+      // the upstream's own words (a socket error, its error message) stay as they came
       const closed = await f.channel({ key: 'test-closed-zh', models: 'gpt-4o', baseUrl: 'http://127.0.0.1:1' })
-      const r = await root.call('GET', `/api/channel/test/${closed}`, undefined, zh)
-      assert.equal(r.body.success, false)
-      assert.match(r.body.message, /^渠道测试失败：/)
+      assert.match(await test(closed, zh), /^渠道测试失败：无法连接上游：.*ECONNREFUSED/)
+      assert.match(await test(closed, en), /^channel test failed: the upstream could not be reached: .*ECONNREFUSED/)
+      f.fake.scenario('test-500-zh', { status: 500 })
+      const failing = await f.channel({ key: 'test-500-zh', models: 'gpt-4o' })
+      assert.equal(await test(failing, zh), '渠道测试失败：上游返回状态 500：fake failure 500')
+      assert.equal(await test(failing, en), 'channel test failed: status 500: fake failure 500')
+      f.fake.scenario('test-silent-zh', { status: 502, error: {} })
+      const silent = await f.channel({ key: 'test-silent-zh', models: 'gpt-4o' })
+      assert.equal(await test(silent, zh), '渠道测试失败：上游返回状态 502：上游未说明原因（状态码 502）')
+      assert.equal(await test(silent, en), 'channel test failed: status 502: upstream answered with status code 502')
+      const bare = await f.channel({ type: 8, key: 'test-bare-zh', models: 'gpt-4o', baseUrl: '' })
+      assert.equal(await test(bare, zh), `渠道测试失败：渠道 ${bare} 配置有误：该渠道没有填写 base URL`)
+      const untestable = await f.channel({ type: 21, key: 'test-aiproxy-zh', models: 'gpt-4o' })
+      assert.equal(await test(untestable, zh), '渠道测试失败：该渠道类型（知识库：AI Proxy）不支持渠道测试')
+      assert.equal(
+        await test(untestable, en),
+        'channel test failed: channel test is not supported for this channel type (AI Proxy knowledge base)',
+      )
+      // the failure stays on the channel, as data: every reader gets it in their language, the row keeps the English
+      const stored = JSON.parse((await channel(failing)).other_info)
+      assert.deepEqual([stored.test_error, stored.test_error_key], ['status 500: fake failure 500', 'channel.upstreamStatus'])
+      const testError = async (headers: Record<string, string>) =>
+        JSON.parse((await root.call('GET', `/api/channel/${failing}`, undefined, headers)).body.data.other_info).test_error
+      assert.equal(await testError(zh), '上游返回状态 500：fake failure 500')
+      assert.equal(await testError(en), 'status 500: fake failure 500')
       assert.equal((await root.call('GET', '/api/channel/test/999999', undefined, zh)).body.message, '渠道不存在，请刷新后重试')
       const balance = await root.call('GET', `/api/channel/update_balance/${closed}/`, undefined, zh)
-      assert.match(balance.body.message, /^渠道余额未更新：/)
+      assert.match(balance.body.message, /^渠道余额未更新：余额查询失败：.*ECONNREFUSED/)
+      const noBalance = await root.call('GET', `/api/channel/update_balance/${untestable}/`, undefined, zh)
+      assert.equal(noBalance.body.message, '渠道余额未更新：该渠道类型（知识库：AI Proxy）不支持查询余额')
       for (const path of ['/api/channel/test/99999999999999999999', '/api/channel/update_balance/99999999999999999999/']) {
         const huge = await root.get(path)
         assert.deepEqual([huge.status, huge.body.success, huge.body.data?.field], [200, false, 'id'], path)
@@ -183,7 +214,11 @@ for (const dialect of dialects) {
       const storedFail = JSON.parse((await channel(failing)).other_info)
       assert.match(storedFail.status_reason, /^channel test failed: status 500/)
       assert.equal(storedFail.status_reason_key, 'channel.testFailed')
-      assert.match(storedFail.status_reason_params.reason, /^status 500/, 'the upstream part is data, as it came')
+      assert.deepEqual(
+        storedFail.status_reason_params.reason,
+        { key: 'channel.upstreamStatus', params: { status: 500, message: 'fake failure 500' } },
+        "the test's failure is nested as a message, the upstream part as it came",
+      )
 
       const zh = { 'accept-language': 'zh-CN' }
       const reasons = async (headers?: Record<string, string>) => {
@@ -205,13 +240,15 @@ for (const dialect of dialects) {
         }
       }
       const inZh = await reasons(zh)
-      assert.match(inZh.failing, /^渠道测试失败：status 500/)
+      assert.equal(inZh.failing, '渠道测试失败：上游返回状态 500：fake failure 500')
       assert.match(inZh.slow, /^渠道测试耗时 [\d.]+ 秒，超过了 0\.2 秒的阈值$/)
       assert.equal(inZh.broke, '余额已用完')
       assert.equal(inZh.legacy, 'disabled long ago', 'a row written without a key keeps its sentence')
       assert.equal(inZh.unknown, 'a newer server said so', 'and so does one with a key this server does not know')
+      const failedTest = (await root.call('GET', `/api/channel/${failing}`, undefined, zh)).body.data.other_info
+      assert.equal(JSON.parse(failedTest).test_error, '上游返回状态 500：fake failure 500', 'and so is the test that failed')
       const inEn = await reasons({ 'accept-language': 'en' })
-      assert.match(inEn.failing, /^channel test failed: status 500/)
+      assert.equal(inEn.failing, 'channel test failed: status 500: fake failure 500')
       assert.match(inEn.slow, /^channel test took [\d.]+ s, over the 0\.2 s threshold$/)
       assert.equal(inEn.broke, 'no balance left')
       assert.equal(inEn.legacy, 'disabled long ago')

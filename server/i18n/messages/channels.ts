@@ -20,6 +20,31 @@ export const channels = {
   'channel.openaiOnly': { en: 'only the OpenAI interface format is supported', zh: '仅支持 OpenAI 接口格式' },
   'channel.fetchModelsFailed': { en: 'fetching model list failed: {reason}', zh: '获取模型列表失败：{reason}' },
   'channel.testFailed': { en: 'channel test failed: {reason}', zh: '渠道测试失败：{reason}' },
+  // why a test or a balance query failed (server/relay/channel-ops.ts); upstream text stays as it came
+  'channel.upstreamStatus': { en: 'status {status}: {message}', zh: '上游返回状态 {status}：{message}' },
+  'channel.test.unsupported': {
+    en: 'channel test is not supported for this channel type ({type})',
+    zh: '该渠道类型（{type}）不支持渠道测试',
+  },
+  'channel.test.misconfigured': { en: 'channel {id} is misconfigured: {message}', zh: '渠道 {id} 配置有误：{message}' },
+  'channel.test.noBaseUrl': { en: 'this channel has no base URL', zh: '该渠道没有填写 base URL' },
+  'channel.test.noAzureBaseUrl': {
+    en: 'this Azure channel has no base URL (https://<resource>.openai.azure.com)',
+    zh: '该 Azure 渠道没有填写 base URL（https://<resource>.openai.azure.com）',
+  },
+  'channel.test.unreachable': { en: 'the upstream could not be reached: {message}', zh: '无法连接上游：{message}' },
+  'channel.test.unreadable': { en: 'the upstream answer could not be read: {message}', zh: '无法读取上游的回答：{message}' },
+  'channel.test.noUsage': { en: 'the upstream answered without usage', zh: '上游的回答中没有用量（usage）' },
+  'channel.test.crashed': { en: '{message}', zh: '测试出错：{message}' },
+  'channel.balance.unsupported': {
+    en: 'balance query is not supported for this channel type ({type})',
+    zh: '该渠道类型（{type}）不支持查询余额',
+  },
+  'channel.balance.noTotals': {
+    en: 'the upstream billing answer has no hard_limit_usd or total_usage',
+    zh: '上游的账单回答中没有 hard_limit_usd 或 total_usage',
+  },
+  'channel.balance.queryFailed': { en: 'balance query failed: {message}', zh: '余额查询失败：{message}' },
   'channel.testAllRunning': { en: 'a test of all channels is already running', zh: '已有一次全部渠道测试正在进行' },
   'channel.balanceFailed': { en: 'channel balance not updated: {reason}', zh: '渠道余额未更新：{reason}' },
   'channel.checkUnknown': { en: '{field} must be one of {choices}', zh: '{field} 必须是以下之一：{choices}' },
@@ -40,5 +65,6 @@ export const channels = {
   'upstream.unreachable': { en: 'the upstream could not be reached ({reason})', zh: '无法连接上游（{reason}）' },
   'upstream.tooLarge': { en: 'the upstream reply is too large', zh: '上游的回复过大' },
   'upstream.status': { en: 'HTTP {status} {message}', zh: 'HTTP {status} {message}' },
+  'upstream.silent': { en: 'upstream answered with status code {status}', zh: '上游未说明原因（状态码 {status}）' },
   'upstream.noModelList': { en: 'the upstream reply has no model list', zh: '上游的回复中没有模型列表' },
 } as const

@@ -6,6 +6,7 @@ import { DONE, eventData, forEachEvent, sseData } from '../sse.ts'
 import type { Adapter, Mode, RelayCall, StreamTranslator } from './types.ts'
 import { AZURE_API_VERSION, CHANNEL_TYPE, channelOwner } from '../../../domain/channel-types.ts'
 import { ResponsesPassthrough, rememberResponse, responseIdOf } from './native.ts'
+import { ReasonError, reason } from '../../lib/status-reason.ts'
 
 /**
  * OpenAI-compatible channel types: where each one lives by default and the path prefix that
@@ -221,7 +222,7 @@ export function openaiAdapter(type: number): Adapter {
     supports: (mode) => MODES_ALL.has(mode) || (mode === 'responses' && spec.responses === true),
     build(call: RelayCall, ch: ChannelState, _model: string, body: () => Buffer): UpstreamCall {
       const base = ch.baseUrl || spec.base
-      if (!base) throw new Error('this channel has no base URL')
+      if (!base) throw new ReasonError(reason('channel.test.noBaseUrl'))
       const { origin, prefix } = splitBase(base)
       const rest = call.mode === 'chat' && spec.chatPath ? spec.chatPath : call.path
       const headers = authHeaders(call, ch.key)
@@ -245,7 +246,7 @@ export const azureAdapter: Adapter = {
   streamUsage: true,
   supports: (mode) => MODES_ALL.has(mode),
   build(call, ch, model, body) {
-    if (!ch.baseUrl) throw new Error('this Azure channel has no base URL (https://<resource>.openai.azure.com)')
+    if (!ch.baseUrl) throw new ReasonError(reason('channel.test.noAzureBaseUrl'))
     const { origin, prefix } = splitBase(ch.baseUrl)
     // the version the channel form fills into an empty `other`, so a channel saved without one still works
     const version = ch.other || AZURE_API_VERSION
