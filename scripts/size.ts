@@ -30,16 +30,20 @@ const LIB = 'dist/lib'
  * The breakdowns and the log filters (issues 15 and 13 item 7) brought sl-select, its popup and
  * floating-ui to the dashboard and logs entries (+18 kB each); the virtual log list and the task
  * export button the rest. Their budgets follow that build.
+ *
+ * The channels' disable reasons (issue 13 item 3: the status title and the drawer's line) and the
+ * sign-out guard of the session store added about 200 bytes to the entries holding every screen
+ * and 100 to the logs; those three budgets follow the build again.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 289_000,
+  'tollgate.js': 289_200,
   'tollgate-config.js': 18_600,
   'tollgate-console.js': 250_000,
   'tollgate-login.js': 131_200,
   'tollgate-register.js': 124_500,
   'tollgate-reset.js': 123_400,
   'tollgate-reset-confirm.js': 127_600,
-  'tollgate-logs.js': 159_700,
+  'tollgate-logs.js': 159_800,
   'tollgate-tokens.js': 171_000,
   'tollgate-dashboard.js': 150_000,
   'tollgate-channels.js': 185_700,
@@ -50,7 +54,7 @@ const BUDGETS: Record<string, number> = {
   'tollgate-tasks.js': 141_500,
   'tollgate-pricing.js': 151_500,
   // the classic build: one file with every element and screen (no chunks to share or load later)
-  'tollgate.classic.js': 300_500,
+  'tollgate.classic.js': 300_800,
 }
 
 /** Issue 12's goals where the budget is not there yet: printed with the distance, not enforced. */
