@@ -187,3 +187,23 @@ export function assertRefused(r: Reply, what = '', field?: string): void {
   assert.equal(r.body.success, false, `${what} -> success ${r.body.success}`.trim())
   if (field !== undefined) assert.equal(r.body.data?.field, field, what)
 }
+
+/**
+ * A CSV export as text, asked with the client's credential (cookie or bearer) and these headers:
+ * the answer, its text kept whole (a plain decode would drop the byte-order mark), and its lines.
+ */
+export async function downloadCsv(s: TestServer, c: Client, path: string, headers: Record<string, string> = {}) {
+  const h: Record<string, string> = { ...headers }
+  if (c.cookie) h.cookie = c.cookie
+  if (c.bearer) h.authorization = `Bearer ${c.bearer}`
+  const res = await s.app.request(`http://localhost${path}`, { headers: h })
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer())
+  return {
+    res,
+    text,
+    lines: text
+      .replace(/^\ufeff/, '')
+      .trimEnd()
+      .split('\r\n'),
+  }
+}

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { dialects, startServer, Client, type TestServer } from './helpers.ts'
+import { dialects, downloadCsv, startServer, Client, type TestServer } from './helpers.ts'
 import { logBatch } from '../../server/db/logs.ts'
 import { CSV_BATCH, csvCell, csvStream } from '../../server/lib/csv-stream.ts'
 import { logColumns } from '../../server/lib/log-csv.ts'
@@ -13,24 +13,6 @@ import { logColumns } from '../../server/lib/log-csv.ts'
 const T0 = 1_700_000_000
 const SHOP = 'https://shop.example'
 const BIG = 100_000
-
-/** The export as text, with the client's credential (cookie or bearer) and these headers. */
-async function download(s: TestServer, c: Client, path: string, headers: Record<string, string> = {}) {
-  const h: Record<string, string> = { ...headers }
-  if (c.cookie) h.cookie = c.cookie
-  if (c.bearer) h.authorization = `Bearer ${c.bearer}`
-  const res = await s.app.request(`http://localhost${path}`, { headers: h })
-  // kept whole: a plain decode would drop the byte-order mark
-  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer())
-  return {
-    res,
-    text,
-    lines: text
-      .replace(/^\ufeff/, '')
-      .trimEnd()
-      .split('\r\n'),
-  }
-}
 
 /** Inserts `n` logs of `user` in chunks (ids ascend with time). */
 async function insertLogs(s: TestServer, n: number, user: { id: number; username: string }, from = 0) {
@@ -92,7 +74,7 @@ for (const dialect of dialects) {
     const range = `start_timestamp=${T0}&end_timestamp=${T0 + 1100}`
 
     it('exports the admin filter as CSV: English headers, every matching row newest first, the file named after the filter', async () => {
-      const { res, text, lines } = await download(s, root, `/api/log/export?${range}&model_name=gpt-4o`)
+      const { res, text, lines } = await downloadCsv(s, root, `/api/log/export?${range}&model_name=gpt-4o`)
       assert.equal(res.status, 200)
       assert.match(res.headers.get('content-type')!, /^text\/csv; charset=utf-8/)
       assert.equal(res.headers.get('content-disposition'), 'attachment; filename="logs-20231114-20231114-gpt-4o.csv"')
@@ -106,14 +88,14 @@ for (const dialect of dialects) {
     })
 
     it('honours every filter: type, token, user, channel and time', async () => {
-      const count = async (q: string) => (await download(s, root, `/api/log/export?${q}`)).lines.length - 1
+      const count = async (q: string) => (await downloadCsv(s, root, `/api/log/export?${q}`)).lines.length - 1
       assert.equal(await count(range), 12)
       assert.equal(await count(`${range}&type=1`), 3)
       assert.equal(await count(`${range}&token_name=key-a`), 6)
       assert.equal(await count(`${range}&username=bob`), 4)
       assert.equal(await count(`${range}&channel=2`), 6)
       assert.equal(await count(`start_timestamp=${T0 + 500}&end_timestamp=${T0 + 700}`), 3)
-      const named = await download(s, root, `/api/log/export?${range}&type=2&username=bob&channel=2&token_name=key-a`)
+      const named = await downloadCsv(s, root, `/api/log/export?${range}&type=2&username=bob&channel=2&token_name=key-a`)
       assert.equal(
         named.res.headers.get('content-disposition'),
         'attachment; filename="logs-20231114-20231114-type2-key-a-bob-channel2.csv"',
@@ -127,7 +109,7 @@ for (const dialect of dialects) {
     it('quotes cells that need it, in the reader language, with quota in dollars when the site shows currency', async () => {
       await s.ctx.options.set('DisplayInCurrencyEnabled', 'true')
       try {
-        const { text, lines } = await download(s, alice, `/api/log/self/export?${range}&model_name=claude`, {
+        const { text, lines } = await downloadCsv(s, alice, `/api/log/self/export?${range}&model_name=claude`, {
           'accept-language': 'zh-CN,zh;q=0.9',
         })
         assert.equal(lines[0], '时间,类型,令牌,模型,提示 tokens,补全 tokens,额度（美元）,用时（秒）,流式,详情')
@@ -139,19 +121,19 @@ for (const dialect of dialects) {
 
     it("never gives a user another user's rows, whatever they ask for", async () => {
       for (const q of [range, `${range}&username=bob`, `${range}&channel=1`, '']) {
-        const { res, lines } = await download(s, alice, `/api/log/self/export?${q}`)
+        const { res, lines } = await downloadCsv(s, alice, `/api/log/self/export?${q}`)
         assert.equal(res.status, 200)
         assert.equal(lines[0]!.includes('User'), false, 'no user column')
         assert.ok(lines.length > 1)
         for (const l of lines.slice(1)) assert.doesNotMatch(l, /row (0|3|6|9)$/, `bob's row in alice's export: ${l}`)
       }
-      assert.equal((await download(s, alice, `/api/log/self/export?${range}`)).lines.length - 1, 8)
+      assert.equal((await downloadCsv(s, alice, `/api/log/self/export?${range}`)).lines.length - 1, 8)
       assert.match(
-        (await download(s, alice, `/api/log/self/export?${range}`)).res.headers.get('content-disposition')!,
+        (await downloadCsv(s, alice, `/api/log/self/export?${range}`)).res.headers.get('content-disposition')!,
         /filename="logs-self-/,
       )
-      assert.equal((await download(s, alice, '/api/log/export')).res.status, 403, 'the admin export is an admin call')
-      assert.equal((await download(s, s.anon, '/api/log/self/export')).res.status, 401)
+      assert.equal((await downloadCsv(s, alice, '/api/log/export')).res.status, 403, 'the admin export is an admin call')
+      assert.equal((await downloadCsv(s, s.anon, '/api/log/self/export')).res.status, 401)
     })
 
     it('works with the embed credential from its own origin', async () => {
@@ -159,10 +141,10 @@ for (const dialect of dialects) {
       c.console = false
       const r = await c.call('POST', '/api/user/login', { username: 'alice', password: 'password123' }, { origin: SHOP })
       c.bearer = r.body.data.session.token
-      const mine = await download(s, c, `/api/log/self/export?${range}`, { origin: SHOP })
+      const mine = await downloadCsv(s, c, `/api/log/self/export?${range}`, { origin: SHOP })
       assert.equal(mine.res.status, 200)
       assert.equal(mine.lines.length - 1, 8)
-      assert.equal((await download(s, c, `/api/log/self/export?${range}`, { origin: 'https://evil.example' })).res.status, 401)
+      assert.equal((await downloadCsv(s, c, `/api/log/self/export?${range}`, { origin: 'https://evil.example' })).res.status, 401)
     })
 
     it(`streams ${BIG} rows in batches of ${CSV_BATCH}, reading no batch before the client asks for it`, async () => {

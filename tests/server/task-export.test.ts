@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { dialects, startServer, type Client, type TestServer } from './helpers.ts'
+import { dialects, downloadCsv, startServer, type Client, type TestServer } from './helpers.ts'
 import { listTasks } from '../../server/db/tasks.ts'
 import { CSV_BATCH, csvStream } from '../../server/lib/csv-stream.ts'
 import { taskColumns } from '../../server/lib/task-csv.ts'
@@ -13,22 +13,6 @@ import { taskColumns } from '../../server/lib/task-csv.ts'
 // 14 November 2023, in milliseconds (task times are milliseconds)
 const T0 = 1_700_000_000_000
 const BIG = 30_000
-
-async function download(s: TestServer, c: Client, path: string, headers: Record<string, string> = {}) {
-  const h: Record<string, string> = { ...headers }
-  if (c.cookie) h.cookie = c.cookie
-  if (c.bearer) h.authorization = `Bearer ${c.bearer}`
-  const res = await s.app.request(`http://localhost${path}`, { headers: h })
-  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer())
-  return {
-    res,
-    text,
-    lines: text
-      .replace(/^\ufeff/, '')
-      .trimEnd()
-      .split('\r\n'),
-  }
-}
 
 const task = (platform: string, user: number, i: number, extra: Record<string, unknown> = {}) => ({
   platform,
@@ -72,7 +56,7 @@ for (const dialect of dialects) {
     const range = `start_timestamp=${T0 / 1000}&end_timestamp=${T0 / 1000 + 3600}`
 
     it('exports the admin filter as CSV, newest first, with the user and channel, named after the filter', async () => {
-      const { res, text, lines } = await download(s, root, `/api/mj/export?${range}`)
+      const { res, text, lines } = await downloadCsv(s, root, `/api/mj/export?${range}`)
       assert.equal(res.status, 200)
       assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8')
       assert.equal(res.headers.get('content-disposition'), 'attachment; filename="tasks-midjourney-20231114-20231114.csv"')
@@ -90,10 +74,10 @@ for (const dialect of dialects) {
         `2023-11-14 22:22:20,2023-11-14 22:22:50,midjourney,IMAGINE,midjourney-9,${bob.id},2,SUCCESS,100%,1009,2,30,prompt 9,https://img.example/9.png,`,
       )
       assert.ok(text.includes(',"a cat, ""smiling""",'), 'quoted cells')
-      const one = await download(s, root, `/api/mj/export?${range}&mj_id=midjourney-4&channel_id=1`)
+      const one = await downloadCsv(s, root, `/api/mj/export?${range}&mj_id=midjourney-4&channel_id=1`)
       assert.equal(one.lines.length, 2)
       assert.match(one.res.headers.get('content-disposition')!, /filename="tasks-midjourney-20231114-20231114-midjourney-4-channel1\.csv"/)
-      const suno = await download(s, root, '/api/suno/export')
+      const suno = await downloadCsv(s, root, '/api/suno/export')
       assert.deepEqual(
         suno.lines.slice(1).map((l) => l.split(',')[4]),
         ['suno-100'],
@@ -101,7 +85,7 @@ for (const dialect of dialects) {
     })
 
     it('gives a user only their own tasks, in their language, and the admin export is refused', async () => {
-      const { res, lines } = await download(s, alice, `/api/mj/self/export?${range}&channel_id=2`, { 'accept-language': 'zh-CN' })
+      const { res, lines } = await downloadCsv(s, alice, `/api/mj/self/export?${range}&channel_id=2`, { 'accept-language': 'zh-CN' })
       assert.equal(res.status, 200)
       assert.equal(lines[0], '提交时间,结束时间,平台,类型,任务 ID,状态,进度,额度,排队（秒）,耗时（秒）,提示词,结果,失败原因')
       assert.deepEqual(
@@ -110,8 +94,8 @@ for (const dialect of dialects) {
         'every own task (channel_id is an administrator filter), none of bob',
       )
       assert.match(res.headers.get('content-disposition')!, /filename="tasks-midjourney-self-/)
-      assert.equal((await download(s, alice, '/api/mj/export')).res.status, 403)
-      assert.equal((await download(s, s.anon, '/api/mj/self/export')).res.status, 401)
+      assert.equal((await downloadCsv(s, alice, '/api/mj/export')).res.status, 403)
+      assert.equal((await downloadCsv(s, s.anon, '/api/mj/self/export')).res.status, 401)
     })
 
     it(`streams ${BIG} tasks in batches of ${CSV_BATCH}, reading no batch before the client asks for it`, async () => {
