@@ -5,20 +5,19 @@
  *   node scripts/seed-logs.ts [count=1000000] [--users=200] [--days=30] [--batch=20000]
  *                             [--time] [--no-seed] [--runs=5] [--explain]
  *
- * Rows look like what the relay writes: mostly consumption (type 2) spread evenly over the last
- * `days` days (ids ascending with time), a skewed share per user, model, token and channel.
- * Seed users are named seed_0001… and get a random password nobody knows. The generator is
- * seeded, so two runs with the same arguments write the same rows.
+ * The rows are made by scripts/seed-data.ts (see there for their shape), for `users` seed users
+ * with three made-up tokens each, over 40 channels.
  * --time then signs in (through access tokens) as root and as a heavy and a light seed user and
  * times the list, filter and stat calls through the real routes, printing median and worst ms.
  */
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
-import bcrypt from 'bcryptjs'
 import { loadConfig } from '../server/config.ts'
 import type { Database } from '../server/db/index.ts'
 import { createServer, type Server } from '../server/app.ts'
-import { chooseWalk, insertLogsSql, LEDGER_LOG_COLUMNS, listLogsQuery, logStatQuery, type LogFilter } from '../server/db/logs.ts'
+import { hashAccessToken } from '../server/middleware/session.ts'
+import { chooseWalk, listLogsQuery, logStatQuery, type LogFilter } from '../server/db/logs.ts'
+import { logGenerator, seedLogs, seedTokens, seedUsers } from './seed-data.ts'
 
 interface Args {
   count: number
@@ -51,184 +50,15 @@ function parseArgs(argv: string[]): Args {
   return a
 }
 
-/** mulberry32: a small seeded generator, so seeds are reproducible. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = seed
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-const MODELS = [
-  'gpt-4o-mini',
-  'gpt-4o',
-  'gpt-3.5-turbo',
-  'claude-3-5-sonnet-20241022',
-  'gpt-4.1-mini',
-  'deepseek-chat',
-  'gemini-2.0-flash',
-  'gpt-4o-2024-08-06',
-  'claude-3-haiku-20240307',
-  'o3-mini',
-  'text-embedding-3-small',
-  'gpt-4.1',
-  'deepseek-reasoner',
-  'gemini-1.5-pro',
-  'dall-e-3',
-  'tts-1',
-  'whisper-1',
-  'o1',
-  'gpt-4-turbo',
-  'claude-3-opus-20240229',
-  'mj_imagine',
-  'mj_upscale',
-  'suno_music',
-  'gpt-4.1-nano',
-  'o1-mini',
-]
-const CHANNELS = 40
-const TOKENS_PER_USER = 3
-
-/** The columns the relay writes, in its order: a Row holds them in that order. */
-const COLUMNS = LEDGER_LOG_COLUMNS
-type Row = [number, number, number, string, string, string, number, string, number, number, number, number, number, number, string]
-
-/** Seed users: existing ones are kept, missing ones created; answers [id, username] in order. */
-async function seedUsers(database: Database, count: number): Promise<Array<[number, string]>> {
-  const names = Array.from({ length: count }, (_, i) => `seed_${String(i + 1).padStart(4, '0')}`)
-  const hash = await bcrypt.hash(randomBytes(24).toString('hex'), 10)
-  const now = Math.floor(Date.now() / 1000)
-  for (let i = 0; i < names.length; i += 500) {
-    await database.db
-      .insertInto('users')
-      .values(
-        names
-          .slice(i, i + 500)
-          .map((username) => ({ username, password: hash, display_name: username, group: 'default', created_time: now })),
-      )
-      .onConflict((oc) => oc.column('username').doNothing())
-      .execute()
-  }
-  const rows = await database.db.selectFrom('users').select(['id', 'username']).where('username', 'in', names).execute()
-  const byName = new Map(rows.map((r) => [r.username, r.id]))
-  return names.map((n) => [byName.get(n)!, n])
-}
-
-function generator(users: Array<[number, string]>, count: number, days: number) {
-  const rand = rng(0x5eed)
-  const end = Math.floor(Date.now() / 1000)
-  const start = end - days * 86400
-  const step = (end - start) / Math.max(1, count)
-  const ratios = MODELS.map(() => Math.round(rand() * 1500) / 100 + 0.05)
-  return (i: number): Row => {
-    // Squaring skews toward the first users and models: a few heavy ones, a long light tail.
-    const u = Math.floor(users.length * rand() ** 2)
-    const [userId, username] = users[u]!
-    const m = Math.floor(MODELS.length * rand() ** 2)
-    const r = rand()
-    const type = r < 0.94 ? 2 : r < 0.97 ? 1 : r < 0.98 ? 3 : 4
-    const tok = Math.floor(rand() * TOKENS_PER_USER)
-    const channel = 1 + Math.floor(CHANNELS * rand() ** 1.5)
-    const prompt = type === 2 ? Math.floor(rand() * 4000) : 0
-    const completion = type === 2 ? Math.floor(rand() * 1500) : 0
-    const quota = type === 2 ? Math.max(1, Math.round((prompt + completion * 3) * ratios[m]!)) : type === 1 ? 500000 : 0
-    const created = Math.floor(start + i * step + rand() * 5)
-    const other =
-      type === 2
-        ? JSON.stringify({
-            model_ratio: ratios[m],
-            completion_ratio: 3,
-            group_ratio: 1,
-            model_price: -1,
-            frt: Math.floor(rand() * 2000),
-            admin_info: { use_channel: [channel] },
-          })
-        : ''
-    const content =
-      type === 2
-        ? `model ratio ${ratios[m]!.toFixed(2)}, completion ratio 3.00, group ratio 1.00`
-        : type === 1
-          ? 'topped up 500000 quota with redemption code id 1'
-          : 'system note'
-    return [
-      userId,
-      created,
-      type,
-      content,
-      username,
-      `${username}-key${tok}`,
-      userId * 10 + tok,
-      type === 2 ? MODELS[m]! : '',
-      quota,
-      prompt,
-      completion,
-      type === 2 ? Math.floor(rand() * 30) : 0,
-      type === 2 && rand() < 0.6 ? 1 : 0,
-      type === 2 ? channel : 0,
-      other,
-    ]
-  }
-}
-
 async function seed(database: Database, args: Args): Promise<void> {
   const t0 = performance.now()
-  const users = await seedUsers(database, args.users)
-  const row = generator(users, args.count, args.days)
-  let written = 0
-  if (database.dialect === 'sqlite') {
-    const raw = database.sqlite!
-    const insert = raw.prepare(insertLogsSql(1, '?'))
-    while (written < args.count) {
-      const n = Math.min(args.batch, args.count - written)
-      raw.exec('begin')
-      try {
-        for (let i = 0; i < n; i++) insert.run(...row(written + i))
-        raw.exec('commit')
-      } catch (e) {
-        raw.exec('rollback')
-        throw e
-      }
-      written += n
-      progress(written, args.count, t0)
-    }
-  } else {
-    const types = [
-      'bigint',
-      'bigint',
-      'int',
-      'text',
-      'text',
-      'text',
-      'bigint',
-      'text',
-      'bigint',
-      'bigint',
-      'bigint',
-      'int',
-      'int',
-      'bigint',
-      'text',
-    ]
-    while (written < args.count) {
-      const n = Math.min(args.batch, args.count - written)
-      const cols: unknown[][] = COLUMNS.map(() => new Array(n))
-      for (let i = 0; i < n; i++) {
-        const r = row(written + i)
-        for (let c = 0; c < r.length; c++) cols[c]![i] = r[c]
-      }
-      // One statement per batch: the columns travel as arrays and unnest turns them into rows.
-      const arrays = sql.join(cols.map((values, c) => sql`${values}::${sql.raw(types[c]!)}[]`))
-      await sql`insert into logs (${sql.join(COLUMNS.map((c) => sql.ref(c)))}) select * from unnest(${arrays})`.execute(database.db)
-      written += n
-      progress(written, args.count, t0)
-    }
-  }
+  const users = await seedTokens(database, await seedUsers(database, args.users), 0)
+  const channels = Array.from({ length: 40 }, (_, i) => i + 1)
+  const row = logGenerator({ users, channels, days: args.days }, args.count)
+  await seedLogs(database, row, args.count, args.batch, (done) => progress(done, args.count, t0))
   if (process.stdout.isTTY) process.stdout.write('\n')
   const seconds = (performance.now() - t0) / 1000
-  console.log(`seeded ${written} log rows for ${users.length} users in ${seconds.toFixed(1)} s (${Math.round(written / seconds)} rows/s)`)
+  console.log(`seeded ${args.count} log rows for ${users.length} users in ${seconds.toFixed(1)} s (${Math.round(args.count / seconds)} rows/s)`)
 }
 
 function progress(done: number, total: number, t0: number) {
@@ -257,6 +87,7 @@ function inline(text: string, params: readonly unknown[], dialect: string): stri
 
 async function time(server: Server, args: Args): Promise<void> {
   const { db } = server.ctx
+  const tokens: Record<string, string> = {}
   try {
     const counts = await db
       .selectFrom('logs')
@@ -276,7 +107,6 @@ async function time(server: Server, args: Args): Promise<void> {
           .executeTakeFirstOrThrow()
       ).n,
     )
-    const tokens: Record<string, string> = {}
     const root = await db.selectFrom('users').select('id').where('role', '>=', 100).orderBy('id').executeTakeFirstOrThrow()
     for (const [who, id] of [
       ['root', root.id],
@@ -284,7 +114,7 @@ async function time(server: Server, args: Args): Promise<void> {
       ['light', light.user_id],
     ] as const) {
       tokens[who] = `bench-${who}-${randomBytes(12).toString('hex')}`
-      await db.updateTable('users').set({ access_token: tokens[who] }).where('id', '=', id).execute()
+      await db.updateTable('users').set({ access_token: hashAccessToken(tokens[who]) }).where('id', '=', id).execute()
     }
     const now = Math.floor(Date.now() / 1000)
     const day = `start_timestamp=${now - 86400}&end_timestamp=${now + 3600}`
@@ -348,7 +178,7 @@ async function time(server: Server, args: Args): Promise<void> {
     }
   } finally {
     // the timing tokens are signed-in sessions for root and two users: never leave them behind
-    await db.updateTable('users').set({ access_token: null }).where('access_token', 'like', 'bench-%').execute()
+    await db.updateTable('users').set({ access_token: null }).where('access_token', 'in', [...Object.values(tokens).map(hashAccessToken), '']).execute()
   }
 }
 

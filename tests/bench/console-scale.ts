@@ -1,0 +1,192 @@
+/**
+ * The console at scale (npm run bench:console, issue 15): seeds ten million log rows, 10,000 users
+ * with a token each, 2,000 channels and 100,000 tasks into SQLite and PostgreSQL, then times every
+ * list, search, stat, dashboard and breakdown call of the console through the real routes, right
+ * after seeding (no manual ANALYZE), and prints p50 / p95 / worst per call against the 50 ms budget.
+ *
+ *   node tests/bench/console-scale.ts [--rows=10000000] [--users=10000] [--channels=2000]
+ *        [--tasks=100000] [--days=30] [--runs=20] [--db=sqlite,postgres] [--reuse]
+ *
+ * SQLite lives in data/bench-console-<rows>/; PostgreSQL in the database tollgate_bench_<rows> on
+ * BENCH_PG (default postgres://postgres@127.0.0.1:5432). Both are recreated unless --reuse finds
+ * them seeded with the same rows. Exits 1 when a call is over budget.
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
+import { sql } from 'kysely'
+import { loadConfig } from '../../server/config.ts'
+import { createServer, type Server } from '../../server/app.ts'
+import { hashAccessToken } from '../../server/middleware/session.ts'
+import { logGenerator, seedBuckets, seedChannels, seedLogs, seedTasks, seedTokens, seedUsers, type SeedUser } from '../../scripts/seed-data.ts'
+import { consoleCases, type Who } from './console-cases.ts'
+import { root } from './children.ts'
+
+const BUDGET_MS = 50
+
+interface Args {
+  rows: number
+  users: number
+  channels: number
+  tasks: number
+  days: number
+  runs: number
+  dbs: Array<'sqlite' | 'postgres'>
+  reuse: boolean
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { rows: 10_000_000, users: 10_000, channels: 2_000, tasks: 100_000, days: 30, runs: 20, dbs: ['sqlite', 'postgres'], reuse: false }
+  for (const arg of argv) {
+    const [k, v = ''] = arg.replace(/^--/, '').split('=')
+    if (k === 'reuse') a.reuse = true
+    else if (k === 'db') a.dbs = v.split(',') as Args['dbs']
+    else if (k === 'rows' || k === 'users' || k === 'channels' || k === 'tasks' || k === 'days' || k === 'runs') {
+      a[k] = Number(v.replace(/_/g, ''))
+      if (!Number.isInteger(a[k]) || a[k] < 1) throw new Error(`--${k} must be a positive integer`)
+    } else throw new Error(`unknown argument ${arg}`)
+  }
+  return a
+}
+
+const say = (line: string) => console.log(line)
+
+/** A fresh (or, with --reuse, the existing) database for the dialect; answers the server's environment. */
+async function prepare(dialect: 'sqlite' | 'postgres', a: Args): Promise<Record<string, string> | null> {
+  if (dialect === 'sqlite') {
+    const dir = join(root, 'data', `bench-console-${a.rows}`)
+    if (!a.reuse && existsSync(dir)) rmSync(dir, { recursive: true, force: true })
+    return { DATA_DIR: dir, DATABASE_URL: '' }
+  }
+  const base = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432'
+  const name = `tollgate_bench_${a.rows}`
+  const admin = new pg.Client({ connectionString: `${base}/postgres` })
+  try {
+    await admin.connect()
+  } catch (e) {
+    say(`postgres: skipped, no server at ${base} (${(e as Error).message}); set BENCH_PG to one`)
+    return null
+  }
+  try {
+    const found = await admin.query('select 1 from pg_database where datname = $1', [name])
+    if (found.rowCount && !a.reuse) await admin.query(`drop database ${name} with (force)`)
+    if (!found.rowCount || !a.reuse) await admin.query(`create database ${name}`)
+  } finally {
+    await admin.end()
+  }
+  return { DATA_DIR: join(root, 'data', `bench-console-pg-${a.rows}`), DATABASE_URL: `${base}/${name}` }
+}
+
+async function seeded(server: Server): Promise<number> {
+  const row = await server.ctx.db.selectFrom('logs').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+async function seed(server: Server, a: Args): Promise<SeedUser[]> {
+  const database = server.ctx.database
+  const t0 = performance.now()
+  const lap = (what: string) => say(`  ${what}: ${((performance.now() - t0) / 1000).toFixed(0)} s`)
+  const users = await seedTokens(database, await seedUsers(database, a.users), 1)
+  const channels = await seedChannels(database, a.channels)
+  lap(`${a.users} users, their tokens and ${a.channels} channels`)
+  const shape = { users, channels, days: a.days }
+  const have = await seeded(server)
+  if (have && have !== a.rows) throw new Error(`the database holds ${have} log rows, not ${a.rows}: run without --reuse`)
+  if (!have) {
+    await seedLogs(database, logGenerator(shape, a.rows), a.rows, 20_000, (done) => {
+      if (done % 1_000_000 === 0) lap(`${done} log rows`)
+    })
+    await seedBuckets(database)
+    lap('hourly buckets from the rows')
+    await seedTasks(database, shape, a.tasks)
+    lap(`${a.tasks} tasks`)
+  }
+  return users
+}
+
+/** Access tokens (bearer) for root and the heaviest and lightest seed users, removed afterwards. */
+async function signIn(server: Server, users: SeedUser[]): Promise<{ tokens: Record<Who, string>; heavy: SeedUser; light: SeedUser; rootId: number }> {
+  const { db } = server.ctx
+  const counts = await db
+    .selectFrom('quota_data')
+    .select(['user_id', sql<number>`sum(count)`.as('n')])
+    .groupBy('user_id')
+    .orderBy('n', 'desc')
+    .execute()
+  const byId = new Map(users.map((u) => [u.id, u]))
+  const heavy = byId.get(counts[0]!.user_id)!
+  const light = byId.get(counts[counts.length - 1]!.user_id)!
+  const rootUser = await db.selectFrom('users').select('id').where('role', '>=', 100).orderBy('id').executeTakeFirstOrThrow()
+  const tokens = {} as Record<Who, string>
+  for (const [who, id] of [
+    ['root', rootUser.id],
+    ['heavy', heavy.id],
+    ['light', light.id],
+  ] as const) {
+    tokens[who] = `bench-${who}-${randomBytes(12).toString('hex')}`
+    await db.updateTable('users').set({ access_token: hashAccessToken(tokens[who]) }).where('id', '=', id).execute()
+  }
+  return { tokens, heavy, light, rootId: rootUser.id }
+}
+
+interface Result {
+  label: string
+  p50: number
+  p95: number
+  worst: number
+  rows: number
+}
+
+async function measure(server: Server, a: Args, users: SeedUser[]): Promise<Result[]> {
+  const who = await signIn(server, users)
+  try {
+    const results: Result[] = []
+    for (const c of consoleCases({ heavy: who.heavy, light: who.light, now: Math.floor(Date.now() / 1000) })) {
+      const ms: number[] = []
+      let rows = 0
+      for (let i = 0; i < a.runs; i++) {
+        const t = performance.now()
+        const res = await server.app.request(`http://localhost${c.path}`, { headers: { authorization: `Bearer ${who.tokens[c.who]}` } })
+        const body = (await res.json()) as { success: boolean; data: unknown; message: string }
+        ms.push(performance.now() - t)
+        if (!body.success) throw new Error(`${c.path}: ${body.message}`)
+        rows = Array.isArray(body.data) ? body.data.length : ((body.data as { rows?: unknown[] })?.rows?.length ?? 1)
+      }
+      ms.sort((x, y) => x - y)
+      const at = (q: number) => ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)]!
+      results.push({ label: c.label, p50: at(0.5), p95: at(0.95), worst: ms[ms.length - 1]!, rows })
+    }
+    return results
+  } finally {
+    await server.ctx.db.updateTable('users').set({ access_token: null }).where('id', 'in', [who.heavy.id, who.light.id, who.rootId]).execute()
+  }
+}
+
+function print(dialect: string, results: Result[]) {
+  say(`\n${dialect}: ms through the HTTP route, budget p95 <= ${BUDGET_MS} ms`)
+  say('   p50     p95   worst  rows  ok  call')
+  for (const r of results) {
+    const f = (n: number) => n.toFixed(1).padStart(7)
+    say(`${f(r.p50)} ${f(r.p95)} ${f(r.worst)} ${String(r.rows).padStart(5)}  ${r.p95 <= BUDGET_MS ? 'ok' : '--'}  ${r.label}`)
+  }
+  const over = results.filter((r) => r.p95 > BUDGET_MS).length
+  say(`${dialect}: ${results.length - over} of ${results.length} calls within budget`)
+  return over
+}
+
+const a = parseArgs(process.argv.slice(2))
+let over = 0
+for (const dialect of a.dbs) {
+  const env = await prepare(dialect, a)
+  if (!env) continue
+  say(`${dialect}: ${a.rows} log rows, ${a.users} users, ${a.channels} channels, ${a.tasks} tasks over ${a.days} days`)
+  const server = await createServer(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'error' }))
+  try {
+    const users = await seed(server, a)
+    over += print(dialect, await measure(server, a, users))
+  } finally {
+    await server.close()
+  }
+}
+process.exitCode = over ? 1 : 0
