@@ -13,6 +13,8 @@ import { sql } from 'kysely'
 import bcrypt from 'bcryptjs'
 import type { Database } from '../server/db/index.ts'
 import { insertLogsSql, LEDGER_LOG_COLUMNS } from '../server/db/logs.ts'
+import { bucketsFrom } from '../server/db/log-stat.ts'
+import { refillModelTotals } from '../server/db/quota-data.ts'
 
 /** mulberry32: a small seeded generator, so seeds are reproducible. */
 export function rng(seed: number) {
@@ -130,9 +132,18 @@ export async function seedTokens(database: Database, users: Array<[number, strin
     (await database.db.selectFrom('tokens').select('name').where('name', 'like', 'seed_%').execute()).map((r) => r.name),
   )
   const missing = rows.filter((r) => !existing.has(r.name))
-  for (let i = 0; i < missing.length; i += 500) await database.db.insertInto('tokens').values(missing.slice(i, i + 500)).execute()
+  for (let i = 0; i < missing.length; i += 500)
+    await database.db
+      .insertInto('tokens')
+      .values(missing.slice(i, i + 500))
+      .execute()
   const byUser = new Map<number, Array<[number, string]>>()
-  const all = await database.db.selectFrom('tokens').select(['id', 'user_id', 'name']).where('name', 'like', 'seed_%').orderBy('id').execute()
+  const all = await database.db
+    .selectFrom('tokens')
+    .select(['id', 'user_id', 'name'])
+    .where('name', 'like', 'seed_%')
+    .orderBy('id')
+    .execute()
   for (const t of all) {
     const list = byUser.get(t.user_id) ?? []
     list.push([t.id, t.name])
@@ -154,7 +165,11 @@ export async function seedChannels(database: Database, count: number): Promise<n
     created_time: now,
     status: 1,
   }))
-  for (let i = 0; i < rows.length; i += 500) await database.db.insertInto('channels').values(rows.slice(i, i + 500)).execute()
+  for (let i = 0; i < rows.length; i += 500)
+    await database.db
+      .insertInto('channels')
+      .values(rows.slice(i, i + 500))
+      .execute()
   const ids = await database.db.selectFrom('channels').select('id').where('name', 'like', 'seed-channel-%').orderBy('id').execute()
   return ids.map((r) => r.id).slice(0, count)
 }
@@ -219,10 +234,32 @@ export function logGenerator(shape: Shape, count: number) {
   }
 }
 
-const PG_TYPES = ['bigint', 'bigint', 'int', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'bigint', 'bigint', 'int', 'int', 'bigint', 'text']
+const PG_TYPES = [
+  'bigint',
+  'bigint',
+  'int',
+  'text',
+  'text',
+  'text',
+  'bigint',
+  'text',
+  'bigint',
+  'bigint',
+  'bigint',
+  'int',
+  'int',
+  'bigint',
+  'text',
+]
 
 /** Writes `count` rows of `row` in batches: prepared inserts in transactions on SQLite, unnest on PostgreSQL. */
-export async function seedLogs(database: Database, row: (i: number) => Row, count: number, batch: number, progress?: (done: number) => void) {
+export async function seedLogs(
+  database: Database,
+  row: (i: number) => Row,
+  count: number,
+  batch: number,
+  progress?: (done: number) => void,
+) {
   let written = 0
   if (database.dialect === 'sqlite') {
     const raw = database.sqlite!
@@ -251,7 +288,9 @@ export async function seedLogs(database: Database, row: (i: number) => Row, coun
     }
     // One statement per batch: the columns travel as arrays and unnest turns them into rows.
     const arrays = sql.join(cols.map((values, c) => sql`${values}::${sql.raw(PG_TYPES[c]!)}[]`))
-    await sql`insert into logs (${sql.join(LEDGER_LOG_COLUMNS.map((c) => sql.ref(c)))}) select * from unnest(${arrays})`.execute(database.db)
+    await sql`insert into logs (${sql.join(LEDGER_LOG_COLUMNS.map((c) => sql.ref(c)))}) select * from unnest(${arrays})`.execute(
+      database.db,
+    )
     written += n
     progress?.(written)
   }
@@ -271,9 +310,18 @@ export async function seedBuckets(database: Database): Promise<void> {
   await sql`insert into quota_data (user_id, username, model_name, created_at, token_used, count, quota)
     select user_id, max(username), model_name, ${hour}, ${sums} from logs where type = 2 group by user_id, model_name, ${hour}`.execute(db)
   await sql`insert into quota_dims (dim, key_id, user_id, created_at, token_used, count, quota)
-    select 'token', token_id, max(user_id), ${hour}, ${sums} from logs where type = 2 and token_id > 0 group by token_id, ${hour}`.execute(db)
+    select 'token', token_id, max(user_id), ${hour}, ${sums} from logs where type = 2 and token_id > 0 group by token_id, ${hour}`.execute(
+    db,
+  )
   await sql`insert into quota_dims (dim, key_id, user_id, created_at, token_used, count, quota)
     select 'channel', channel, 0, ${hour}, ${sums} from logs where type = 2 and channel > 0 group by channel, ${hour}`.execute(db)
+  await refillModelTotals(db)
+  // the buckets now hold every seeded request
+  const first = await db
+    .selectFrom('logs')
+    .select(sql<number>`min(created_at)`.as('t'))
+    .executeTakeFirst()
+  await bucketsFrom(db, Number(first?.t ?? 0))
 }
 
 const TASK_PLATFORMS = ['midjourney', 'suno', 'luma', 'lumav2', 'viggle', 'runway', 'pika', 'kling', 'ideogram'] as const

@@ -1,7 +1,8 @@
 /**
  * The data dashboard's breakdowns: usage by model, user, token or channel per hour, day or week,
- * the top N keys and the rest as "others", read from the hourly buckets only (quota_data for
- * models and users, quota_dims for tokens and channels), never from the log rows.
+ * the top N keys and the rest as "others", read from the hourly buckets only (quota_models for
+ * everyone's models and the totals, quota_data for users and one user's models, quota_dims for tokens
+ * and channels), never from the log rows.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { DB } from './schema.ts'
@@ -55,16 +56,21 @@ export interface Breakdown {
 }
 
 interface Source {
-  table: 'quota_data' | 'quota_dims'
+  table: 'quota_data' | 'quota_dims' | 'quota_models'
   key: RawBuilder<unknown>
   where: RawBuilder<unknown>
+  /** where each period's total over every key is read, when not from `table` itself */
+  totals?: { table: 'quota_models'; where: RawBuilder<unknown> }
 }
 
 function source(ask: BreakdownAsk): Source {
   const range = sql`created_at >= ${ask.start} and created_at <= ${ask.end}`
   const own = ask.userId === undefined ? sql`` : sql` and user_id = ${ask.userId}`
+  // everyone's usage per model is summed already (quota_models): a row per model and hour, not per user besides
+  if (ask.by === 'model' && ask.userId === undefined) return { table: 'quota_models', key: sql.ref('model_name'), where: range }
   if (ask.by === 'model' || ask.by === 'user') {
-    return { table: 'quota_data', key: sql.ref(ask.by === 'model' ? 'model_name' : 'user_id'), where: sql`${range}${own}` }
+    const totals = ask.userId === undefined ? { table: 'quota_models' as const, where: range } : undefined
+    return { table: 'quota_data', key: sql.ref(ask.by === 'model' ? 'model_name' : 'user_id'), where: sql`${range}${own}`, totals }
   }
   return { table: 'quota_dims', key: sql.ref('key_id'), where: sql`dim = ${ask.by} and ${range}${own}` }
 }
@@ -112,7 +118,8 @@ export async function breakdown(db: Kysely<DB>, ask: BreakdownAsk): Promise<Brea
   const period = periodOf(ask)
   const topRows = await sql<Record<string, unknown>>`select ${src.key} as k, ${sums} from ${table} where ${src.where}
     group by ${src.key} order by sum(quota) desc, sum(count) desc, ${src.key} limit ${sql.lit(ask.top)}`.execute(db)
-  const totals = await sql<Record<string, unknown>>`select ${period} as p, ${sums} from ${table} where ${src.where}
+  const whole = src.totals ?? src
+  const totals = await sql<Record<string, unknown>>`select ${period} as p, ${sums} from ${sql.table(whole.table)} where ${whole.where}
     group by ${period} order by ${period}`.execute(db)
   const keys = topRows.rows.map((r) => String(r.k))
   const names = await labels(db, ask.by, keys)

@@ -131,11 +131,6 @@ export function logStatQuery(db: Kysely<DB>, dialect: Dialect, f: LogFilter) {
   )
 }
 
-export async function logStat(db: Kysely<DB>, dialect: Dialect, f: LogFilter): Promise<{ quota: number; token: number }> {
-  const row = await logStatQuery(db, dialect, f).executeTakeFirst()
-  return { quota: Number(row?.quota ?? 0), token: Number(row?.token ?? 0) }
-}
-
 /** Rows one statement of a log clean deletes: a few milliseconds of the write lock each. */
 export const CLEAN_BATCH = 2_000
 /** After each statement the clean rests this many times as long as the statement took. */

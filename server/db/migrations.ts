@@ -1,19 +1,10 @@
-import { sql, type Kysely, type CreateTableBuilder } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { createHash } from 'node:crypto'
 import { Migrator, type Migration } from 'kysely/migration'
 import type { Dialect } from './index.ts'
 
-type Table = CreateTableBuilder<any, any>
-
-function withId(t: Table, dialect: Dialect): Table {
-  return dialect === 'postgres'
-    ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
-    : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-}
-
-const big = (t: Table, name: string, def = 0) => t.addColumn(name, 'bigint', (c) => c.notNull().defaultTo(def))
-const int = (t: Table, name: string, def = 0) => t.addColumn(name, 'integer', (c) => c.notNull().defaultTo(def))
-const text = (t: Table, name: string, def = '') => t.addColumn(name, 'text', (c) => c.notNull().defaultTo(def))
+import { big, int, text, withId, type Table } from './migration-columns.ts'
+import { quotaDims, quotaModels } from './migrations-usage.ts'
 
 function init(dialect: Dialect): Migration {
   return {
@@ -339,30 +330,6 @@ function guards(): Migration {
   }
 }
 
-/**
- * Hourly usage buckets per token and per channel for the dashboard's breakdowns (the by-user and
- * by-model ones read quota_data). The ledger adds to them with the logs, like quota_data, so they
- * stay exact; a token's bucket keeps its owner for the users' own breakdowns.
- */
-function quotaDims(dialect: Dialect): Migration {
-  return {
-    async up(db: Kysely<any>) {
-      let t = withId(db.schema.createTable('quota_dims'), dialect)
-      t = t.addColumn('dim', 'varchar(8)', (c) => c.notNull())
-      t = big(t, 'key_id')
-      t = big(t, 'user_id')
-      t = big(t, 'created_at')
-      t = big(t, 'token_used')
-      t = big(t, 'count')
-      t = big(t, 'quota')
-      await t.execute()
-      await db.schema.createIndex('quota_dims_bucket').on('quota_dims').columns(['dim', 'key_id', 'created_at']).unique().execute()
-      await db.schema.createIndex('quota_dims_dim_created').on('quota_dims').columns(['dim', 'created_at']).execute()
-      await db.schema.createIndex('quota_dims_user').on('quota_dims').columns(['user_id', 'dim', 'created_at']).execute()
-    },
-  }
-}
-
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const migrator = new Migrator({
     db,
@@ -376,6 +343,7 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
         '0010_shared_guards': guards(),
         '0014_task_polling': taskPolling(),
         '0015_quota_dims': quotaDims(dialect),
+        '0016_quota_models': quotaModels(dialect),
       }),
     },
     migrationTableName: 'tollgate_migrations',

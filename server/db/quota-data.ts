@@ -24,20 +24,16 @@ export function userBuckets(
   return query.orderBy('created_at').orderBy('model_name').execute()
 }
 
-/** Every user's buckets summed per model and hour, from start to end (both inclusive, seconds). */
+/**
+ * Every user's buckets summed per model and hour, from start to end (both inclusive, seconds): read
+ * from quota_models, which holds those sums (quota_data has a row per user besides).
+ */
 export async function modelTotals(db: Kysely<DB>, start: number, end: number) {
   const rows = await db
-    .selectFrom('quota_data')
-    .select([
-      'model_name',
-      'created_at',
-      sql<number>`sum(count)`.as('count'),
-      sql<number>`sum(quota)`.as('quota'),
-      sql<number>`sum(token_used)`.as('token_used'),
-    ])
+    .selectFrom('quota_models')
+    .select(['model_name', 'created_at', 'count', 'quota', 'token_used'])
     .where('created_at', '>=', start)
     .where('created_at', '<=', end)
-    .groupBy(['model_name', 'created_at'])
     .orderBy('created_at')
     .orderBy('model_name')
     .execute()
@@ -85,6 +81,47 @@ export function upsertBucketsSql(rows: number, style: Placeholder): string {
     s = `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) VALUES ${valueRows(rows, 7, style)}
       ON CONFLICT (user_id, model_name, created_at) DO UPDATE SET token_used = quota_data.token_used + excluded.token_used,
       count = quota_data.count + excluded.count, quota = quota_data.quota + excluded.quota`
+    upsertText.set(k, s)
+  }
+  return s
+}
+
+/**
+ * Sums quota_data into quota_models afresh: for buckets written outside the ledger (the seed data
+ * of tests and benchmarks). The ledger keeps the two in step itself.
+ */
+export async function refillModelTotals(db: Kysely<DB>): Promise<void> {
+  await db.deleteFrom('quota_models').execute()
+  await sql`insert into quota_models (model_name, created_at, token_used, count, quota)
+    select model_name, created_at, sum(token_used), sum(count), sum(quota) from quota_data group by model_name, created_at`.execute(db)
+}
+
+/** What a batch's user buckets add to everyone's per model and hour (quota_models). */
+export type ModelDelta = [model_name: string, created_at: number, token_used: number, count: number, quota: number]
+
+/** The user buckets of a batch summed per model and hour: the rows of quota_models they add to. */
+export function modelDeltas(buckets: Iterable<BucketDelta>): ModelDelta[] {
+  const sums = new Map<string, ModelDelta>()
+  for (const b of buckets) {
+    const k = `${b.created_at}:${b.model_name}`
+    const m = sums.get(k)
+    if (m) {
+      m[2] += b.token_used
+      m[3] += b.count
+      m[4] += b.quota
+    } else sums.set(k, [b.model_name, b.created_at, b.token_used, b.count, b.quota])
+  }
+  return [...sums.values()]
+}
+
+/** Adds `rows` model deltas to quota_models in one statement, as upsertBucketsSql does. */
+export function upsertModelsSql(rows: number, style: Placeholder): string {
+  const k = `models:${style}:${rows}`
+  let s = upsertText.get(k)
+  if (!s) {
+    s = `INSERT INTO quota_models (model_name, created_at, token_used, count, quota) VALUES ${valueRows(rows, 5, style)}
+      ON CONFLICT (model_name, created_at) DO UPDATE SET token_used = quota_models.token_used + excluded.token_used,
+      count = quota_models.count + excluded.count, quota = quota_models.quota + excluded.quota`
     upsertText.set(k, s)
   }
   return s

@@ -203,6 +203,20 @@ export interface QuotaDimsTable {
   quota: D<number>
 }
 
+/**
+ * Everyone's usage per model and hour (0016_quota_models): quota_data summed over its users,
+ * written in the same statement batch, so the console's totals read a few thousand rows where
+ * quota_data holds one per user, model and hour.
+ */
+export interface QuotaModelsTable {
+  id: Generated<number>
+  model_name: D<string>
+  created_at: D<number>
+  token_used: D<number>
+  count: D<number>
+  quota: D<number>
+}
+
 /** A signed-in session (DESIGN: sessions live on the server); the secret is kept only as its SHA-256. */
 export interface SessionsTable {
   id: string
@@ -245,6 +259,8 @@ export interface DB {
   tasks: TasksTable
   quota_data: QuotaDataTable
   quota_dims: QuotaDimsTable
+  quota_models: QuotaModelsTable
+  buckets_since: { id: number; since: number }
   ledger_journal: LedgerJournalTable
   guard_entries: GuardEntriesTable
 }

@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely'
 import type { DB } from '../db/schema.ts'
 import { insertLogsSql, logValues } from '../db/logs.ts'
-import { bucketValues, dimValues, upsertBucketsSql, upsertDimsSql } from '../db/quota-data.ts'
+import { bucketValues, dimValues, modelDeltas, upsertBucketsSql, upsertDimsSql, upsertModelsSql } from '../db/quota-data.ts'
 import { markSql } from '../db/ledger-journal.ts'
 import { isReachedStatus, markTokenSql, type Fresh, type PlainBatch } from './ledger-batch.ts'
 
@@ -71,6 +71,7 @@ export async function writePostgresBatch(db: Kysely<DB>, b: PlainBatch): Promise
       if (isReachedStatus(st)) await tx.executeQuery(CompiledQuery.raw(markTokenSql(st, '$1', b.now), [id]))
     }
     await inChunks(tx, b.buckets, CHUNK, (n) => upsertBucketsSql(n, '$n'), bucketValues)
+    await inChunks(tx, modelDeltas(b.buckets), CHUNK, (n) => upsertModelsSql(n, '$n'), (m) => m)
     await inChunks(tx, b.dims, CHUNK, (n) => upsertDimsSql(n, '$n'), dimValues)
     for (const mark of b.marks) await tx.executeQuery(CompiledQuery.raw(markSql('postgres'), mark))
   })

@@ -1,11 +1,11 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { insertLogsSql, logValues } from '../db/logs.ts'
-import { bucketValues, dimValues, upsertBucketsSql, upsertDimsSql } from '../db/quota-data.ts'
+import { bucketValues, dimValues, modelDeltas, upsertBucketsSql, upsertDimsSql, upsertModelsSql } from '../db/quota-data.ts'
 import { markSql } from '../db/ledger-journal.ts'
 import { TOKEN_STATUS } from '../../domain/statuses.ts'
 import { isReachedStatus, markTokenSql, type Fresh, type PlainBatch } from './ledger-batch.ts'
 
-type Statements = Record<'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket' | 'dim' | 'mark', StatementSync>
+type Statements = Record<'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket' | 'model' | 'dim' | 'mark', StatementSync>
 
 const prepared = new WeakMap<DatabaseSync, Statements>()
 
@@ -25,6 +25,7 @@ function statements(db: DatabaseSync): Statements {
     expired: db.prepare(markTokenSql(TOKEN_STATUS.expired, '?', '?')),
     exhausted: db.prepare(markTokenSql(TOKEN_STATUS.exhausted, '?', '?')),
     bucket: db.prepare(upsertBucketsSql(1, '?')),
+    model: db.prepare(upsertModelsSql(1, '?')),
     dim: db.prepare(upsertDimsSql(1, '?')),
     mark: db.prepare(markSql('sqlite')),
   }
@@ -57,6 +58,7 @@ export function writeBatch(db: DatabaseSync, b: PlainBatch): Fresh {
     }
     for (const l of b.logs) s.log.run(...logValues(l))
     for (const k of b.buckets) s.bucket.run(...bucketValues(k))
+    for (const m of modelDeltas(b.buckets)) s.model.run(...m)
     for (const d of b.dims) s.dim.run(...dimValues(d))
     for (const [gen, seq] of b.marks) s.mark.run(gen, seq)
     db.exec('COMMIT')

@@ -1,8 +1,9 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { deleteLogsBefore, listLogs, logBatch, logStat, type LogFilter, type LogRow } from '../db/logs.ts'
-import { fields, ok, readQuery, refuse, type Env } from '../http.ts'
+import { deleteLogsBefore, listLogs, logBatch, type LogFilter, type LogRow } from '../db/logs.ts'
+import { heldHours, logStat } from '../db/log-stat.ts'
+import { fields, nowSeconds, ok, readQuery, refuse, type Env } from '../http.ts'
 import { localeOf, text } from '../i18n/index.ts'
 import { csvStream } from '../lib/csv-stream.ts'
 import { logColumns, logFileName } from '../lib/log-csv.ts'
@@ -87,6 +88,12 @@ export function logsRoutes(ctx: AppContext) {
   const user = requireRole(ctx, ROLE.user)
   const { db } = ctx
   const dialect = ctx.database.dialect
+  // the buckets are written every DataExportInterval minutes: the hours they hold end that long
+  // (and a minute more) ago
+  const held = () => {
+    const o = ctx.options
+    return heldHours(db, o.bool('DataExportEnabled'), (Math.max(1, o.num('DataExportInterval', 5)) + 1) * 60, nowSeconds())
+  }
 
   app.on('GET', ['/log/', '/log'], admin, async (c) => {
     const q = readQuery(c, listQuery)
@@ -106,12 +113,12 @@ export function logsRoutes(ctx: AppContext) {
   )
 
   app.on('GET', ['/log/stat', '/log/stat/'], admin, async (c) => {
-    return ok(c, await logStat(db, dialect, filterOf(readQuery(c, filterQuery), true)))
+    return ok(c, await logStat(db, dialect, filterOf(readQuery(c, filterQuery), true), await held()))
   })
 
   app.on('GET', ['/log/self/stat', '/log/self/stat/'], user, async (c) => {
     const q = readQuery(c, filterQuery)
-    return ok(c, await logStat(db, dialect, { ...filterOf(q, false), userId: c.get('user').id }))
+    return ok(c, await logStat(db, dialect, { ...filterOf(q, false), userId: c.get('user').id }, await held()))
   })
 
   // cleaning the log is an operation setting (spec sections 2 and 6): root only, never an admin

@@ -2,7 +2,8 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { ok, readBody, refuse, type Env } from '../http.ts'
+import { nowSeconds, ok, readBody, refuse, type Env } from '../http.ts'
+import { bucketsFrom } from '../db/log-stat.ts'
 import { requireRole } from '../middleware/session.ts'
 import { ROLE } from '../../domain/roles.ts'
 import { DEFAULT_OPTIONS, isSecretOption } from '../options.ts'
@@ -32,7 +33,10 @@ export function optionsRoutes(ctx: AppContext) {
     if (!isKnownOption(body.key)) refuse({ key: 'option.unknownKey', params: { key: body.key } }, { field: 'key' })
     const verdict = checkOption(body.key, stringForm(body.key, body.value), (k) => ctx.options.get(k))
     if (!verdict.ok) refuse(verdict.message)
+    const wasExporting = ctx.options.bool('DataExportEnabled')
     await ctx.options.set(body.key, verdict.value)
+    // buckets were not written while it was off: they hold every request again from now on only
+    if (body.key === 'DataExportEnabled' && !wasExporting && ctx.options.bool('DataExportEnabled')) await bucketsFrom(ctx.db, nowSeconds())
     ctx.bus.emit('options')
     return ok(c, null, 'option.saved')
   })

@@ -70,15 +70,39 @@ export function consoleCases({ heavy, light, now }: CaseData): Case[] {
   add('root', `/api/data/?start_timestamp=${now - DAY}&end_timestamp=${now}`, 'dashboard, everyone, 24 h')
   add('root', `/api/data/?start_timestamp=${now - 7 * DAY}&end_timestamp=${now}`, 'dashboard, everyone, 7 days')
   add('root', `/api/data/?start_timestamp=${now - 30 * DAY}&end_timestamp=${now}`, 'dashboard, everyone, 30 days')
-  add('root', `/api/data/?username=${heavy.username}&start_timestamp=${now - 30 * DAY}&end_timestamp=${now}`, 'dashboard, heavy user, 30 days')
+  add(
+    'root',
+    `/api/data/?username=${heavy.username}&start_timestamp=${now - 30 * DAY}&end_timestamp=${now}`,
+    'dashboard, heavy user, 30 days',
+  )
   add('heavy', `/api/data/self?start_timestamp=${now - 30 * DAY}&end_timestamp=${now}`, 'dashboard, own, heavy user, 30 days')
   for (const by of ['model', 'user', 'token', 'channel']) {
-    add('root', `/api/data/breakdown?by=${by}&granularity=hour&start_timestamp=${now - DAY}&end_timestamp=${now}`, `breakdown by ${by}, hourly, 24 h`)
-    add('root', `/api/data/breakdown?by=${by}&granularity=day&start_timestamp=${now - 30 * DAY}&end_timestamp=${now}`, `breakdown by ${by}, daily, 30 days`)
-    add('root', `/api/data/breakdown?by=${by}&granularity=week&start_timestamp=${now - 90 * DAY}&end_timestamp=${now}`, `breakdown by ${by}, weekly, 90 days`)
+    add(
+      'root',
+      `/api/data/breakdown?by=${by}&granularity=hour&start_timestamp=${now - DAY}&end_timestamp=${now}`,
+      `breakdown by ${by}, hourly, 24 h`,
+    )
+    add(
+      'root',
+      `/api/data/breakdown?by=${by}&granularity=day&start_timestamp=${now - 30 * DAY}&end_timestamp=${now}`,
+      `breakdown by ${by}, daily, 30 days`,
+    )
+    add(
+      'root',
+      `/api/data/breakdown?by=${by}&granularity=week&start_timestamp=${now - 90 * DAY}&end_timestamp=${now}`,
+      `breakdown by ${by}, weekly, 90 days`,
+    )
   }
-  add('heavy', `/api/data/self/breakdown?by=token&granularity=day&start_timestamp=${now - 30 * DAY}&end_timestamp=${now}`, 'own breakdown by token, daily, 30 days')
-  add('heavy', `/api/data/self/breakdown?by=model&granularity=week&start_timestamp=${now - 90 * DAY}&end_timestamp=${now}`, 'own breakdown by model, weekly, 90 days')
+  add(
+    'heavy',
+    `/api/data/self/breakdown?by=token&granularity=day&start_timestamp=${now - 30 * DAY}&end_timestamp=${now}`,
+    'own breakdown by token, daily, 30 days',
+  )
+  add(
+    'heavy',
+    `/api/data/self/breakdown?by=model&granularity=week&start_timestamp=${now - 90 * DAY}&end_timestamp=${now}`,
+    'own breakdown by model, weekly, 90 days',
+  )
 
   add('root', '/api/mj/?p=0', 'Midjourney tasks, first page')
   add('root', '/api/mj/?p=300', 'Midjourney tasks, page 300')

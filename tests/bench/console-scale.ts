@@ -19,7 +19,16 @@ import { sql } from 'kysely'
 import { loadConfig } from '../../server/config.ts'
 import { createServer, type Server } from '../../server/app.ts'
 import { hashAccessToken } from '../../server/middleware/session.ts'
-import { logGenerator, seedBuckets, seedChannels, seedLogs, seedTasks, seedTokens, seedUsers, type SeedUser } from '../../scripts/seed-data.ts'
+import {
+  logGenerator,
+  seedBuckets,
+  seedChannels,
+  seedLogs,
+  seedTasks,
+  seedTokens,
+  seedUsers,
+  type SeedUser,
+} from '../../scripts/seed-data.ts'
 import { consoleCases, type Who } from './console-cases.ts'
 import { root } from './children.ts'
 
@@ -37,7 +46,16 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { rows: 10_000_000, users: 10_000, channels: 2_000, tasks: 100_000, days: 30, runs: 20, dbs: ['sqlite', 'postgres'], reuse: false }
+  const a: Args = {
+    rows: 10_000_000,
+    users: 10_000,
+    channels: 2_000,
+    tasks: 100_000,
+    days: 30,
+    runs: 20,
+    dbs: ['sqlite', 'postgres'],
+    reuse: false,
+  }
   for (const arg of argv) {
     const [k, v = ''] = arg.replace(/^--/, '').split('=')
     if (k === 'reuse') a.reuse = true
@@ -79,7 +97,10 @@ async function prepare(dialect: 'sqlite' | 'postgres', a: Args): Promise<Record<
 }
 
 async function seeded(server: Server): Promise<number> {
-  const row = await server.ctx.db.selectFrom('logs').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()
+  const row = await server.ctx.db
+    .selectFrom('logs')
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow()
   return Number(row.n)
 }
 
@@ -106,7 +127,10 @@ async function seed(server: Server, a: Args): Promise<SeedUser[]> {
 }
 
 /** Access tokens (bearer) for root and the heaviest and lightest seed users, removed afterwards. */
-async function signIn(server: Server, users: SeedUser[]): Promise<{ tokens: Record<Who, string>; heavy: SeedUser; light: SeedUser; rootId: number }> {
+async function signIn(
+  server: Server,
+  users: SeedUser[],
+): Promise<{ tokens: Record<Who, string>; heavy: SeedUser; light: SeedUser; rootId: number }> {
   const { db } = server.ctx
   const counts = await db
     .selectFrom('quota_data')
@@ -125,7 +149,11 @@ async function signIn(server: Server, users: SeedUser[]): Promise<{ tokens: Reco
     ['light', light.id],
   ] as const) {
     tokens[who] = `bench-${who}-${randomBytes(12).toString('hex')}`
-    await db.updateTable('users').set({ access_token: hashAccessToken(tokens[who]) }).where('id', '=', id).execute()
+    await db
+      .updateTable('users')
+      .set({ access_token: hashAccessToken(tokens[who]) })
+      .where('id', '=', id)
+      .execute()
   }
   return { tokens, heavy, light, rootId: rootUser.id }
 }
@@ -159,7 +187,11 @@ async function measure(server: Server, a: Args, users: SeedUser[]): Promise<Resu
     }
     return results
   } finally {
-    await server.ctx.db.updateTable('users').set({ access_token: null }).where('id', 'in', [who.heavy.id, who.light.id, who.rootId]).execute()
+    await server.ctx.db
+      .updateTable('users')
+      .set({ access_token: null })
+      .where('id', 'in', [who.heavy.id, who.light.id, who.rootId])
+      .execute()
   }
 }
 

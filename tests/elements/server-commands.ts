@@ -6,6 +6,7 @@
  */
 import { issueVerificationToken } from '../../server/lib/verification.ts'
 import { browserModelsAuth, config, defaultOptions, gateway, mails, outsideBase, upstreamBase } from './test-server.ts'
+import { refillModelTotals } from '../../server/db/quota-data.ts'
 
 /** The general commands: options, rows written straight into the real database, mails read back. */
 const general: Record<string, (payload: any) => Promise<unknown>> = {
@@ -41,6 +42,7 @@ const general: Record<string, (payload: any) => Promise<unknown>> = {
         .values({ ...r, user_id: user?.id ?? 0 })
         .execute()
     }
+    await refillModelTotals(gateway.ctx.db)
     return true
   },
   'tg-quota-dims': async (payload) => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { sql } from 'kysely'
 import { dialects, startServer, assertRefused, type Client, type TestServer } from './helpers.ts'
 import { relayFixture, type RelayFixture } from './relay-helpers.ts'
+import { refillModelTotals } from '../../server/db/quota-data.ts'
 
 const H = 3600
 const DAY = 24 * H
@@ -42,6 +43,7 @@ async function seed(s: TestServer, ann: Named, ben: Named) {
       bucket(ben, 'gpt-4o', T0 + 89 * DAY, 6),
     ])
     .execute()
+  await refillModelTotals(s.ctx.db)
   const dim = (d: 'token' | 'channel', key: number, user: number, at: number, count: number) => ({
     dim: d,
     key_id: key,

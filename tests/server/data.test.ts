@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
+import { refillModelTotals } from '../../server/db/quota-data.ts'
 
 const H = 3600
 const T0 = 1_700_000_000 - (1_700_000_000 % H)
@@ -36,6 +37,7 @@ for (const dialect of dialects) {
           bucket(ben, 'gpt-4o', 24 * 40, 6),
         ])
         .execute()
+      await refillModelTotals(s.ctx.db)
     })
     after(() => s.close())
 

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { sql } from 'kysely'
 import { openDatabase } from '../../server/db/index.ts'
 import { randomKey } from '../../server/lib/users.ts'
 
@@ -216,9 +217,20 @@ export async function ledgerProblems(
       problems.push(`${logs.length - seen.answered} more log rows than answers (at most ${seen.cut} cut off)`)
     // the dashboard's buckets: held between their writes, yet exact after every kill (issue 15)
     const buckets = await db.selectFrom('quota_data').select(['quota', 'count']).where('user_id', '=', s.userId).execute()
+    // everyone's per-model buckets are written with the users' ones: the same sums
+    const total = async (table: 'quota_data' | 'quota_models') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select(sql<number>`coalesce(sum(quota), 0)`.as('q'))
+            .executeTakeFirstOrThrow()
+        ).q,
+      )
     const checks: Array<[string, number, number]> = [
       ['dashboard bucket count vs log rows', buckets.reduce((a, b) => a + Number(b.count), 0), logs.length],
       ['dashboard bucket quota vs sum of log quota', buckets.reduce((a, b) => a + Number(b.quota), 0), logSum],
+      ['quota_models vs quota_data', await total('quota_models'), await total('quota_data')],
       ['user request_count vs log rows', Number(user.request_count), logs.length],
       ['user used_quota vs sum of log quota', Number(user.used_quota), logSum],
       ['token used_quota vs sum of log quota', Number(token.used_quota), logSum],

@@ -201,6 +201,13 @@ for (const dialect of dialects) {
       assert.equal(Number(rows[0].quota), l.logSum)
       assert.equal(Number(rows[0].created_at) % 3600, 0)
       assert.equal(Number(rows[0].token_used), 6 * (12 + 40))
+      const models = await f.s.ctx.db.selectFrom('quota_models').selectAll().where('model_name', '=', 'gpt-3.5-turbo').execute()
+      const all = await f.s.ctx.db.selectFrom('quota_data').selectAll().where('model_name', '=', 'gpt-3.5-turbo').execute()
+      const sum = (r: Array<{ quota: number; count: number }>) => [
+        r.reduce((a, b) => a + Number(b.quota), 0),
+        r.reduce((a, b) => a + Number(b.count), 0),
+      ]
+      assert.deepEqual(sum(models), sum(all), "everyone's per-model buckets are written with the users' ones")
     })
 
     it('writes the dashboard buckets every DataExportInterval minutes, the charges and logs at once', async () => {

@@ -1,0 +1,63 @@
+/** The migrations of the usage buckets the dashboard and the log statistics read. */
+import { sql, type Kysely } from 'kysely'
+import type { Migration } from 'kysely/migration'
+import type { Dialect } from './index.ts'
+import { big, withId } from './migration-columns.ts'
+
+/**
+ * Hourly usage buckets per token and per channel for the dashboard's breakdowns (the by-user and
+ * by-model ones read quota_data). The ledger adds to them with the logs, like quota_data, so they
+ * stay exact; a token's bucket keeps its owner for the users' own breakdowns.
+ */
+export function quotaDims(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      let t = withId(db.schema.createTable('quota_dims'), dialect)
+      t = t.addColumn('dim', 'varchar(8)', (c) => c.notNull())
+      t = big(t, 'key_id')
+      t = big(t, 'user_id')
+      t = big(t, 'created_at')
+      t = big(t, 'token_used')
+      t = big(t, 'count')
+      t = big(t, 'quota')
+      await t.execute()
+      await db.schema.createIndex('quota_dims_bucket').on('quota_dims').columns(['dim', 'key_id', 'created_at']).unique().execute()
+      await db.schema.createIndex('quota_dims_dim_created').on('quota_dims').columns(['dim', 'created_at']).execute()
+      await db.schema.createIndex('quota_dims_user').on('quota_dims').columns(['user_id', 'dim', 'created_at']).execute()
+    },
+  }
+}
+
+/**
+ * Everyone's hourly usage per model: the admin dashboard, the by-model breakdown and the log
+ * statistics read it instead of summing quota_data's row per user. Filled from quota_data once.
+ * With it buckets_since: the time from which the buckets are known to hold every settled request
+ * (moved to "now" whenever DataExportEnabled is turned back on).
+ */
+export function quotaModels(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      let t = withId(db.schema.createTable('quota_models'), dialect)
+      t = t.addColumn('model_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+      t = big(t, 'created_at')
+      t = big(t, 'token_used')
+      t = big(t, 'count')
+      t = big(t, 'quota')
+      await t.execute()
+      await db.schema.createIndex('quota_models_bucket').on('quota_models').columns(['model_name', 'created_at']).unique().execute()
+      await db.schema.createIndex('quota_models_created_at').on('quota_models').column('created_at').execute()
+      await sql`insert into quota_models (model_name, created_at, token_used, count, quota)
+        select model_name, created_at, sum(token_used), sum(count), sum(quota) from quota_data group by model_name, created_at`.execute(db)
+      // since when the buckets hold every settled request: from now on (what came before is unknown)
+      await db.schema
+        .createTable('buckets_since')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('since', 'bigint', (c) => c.notNull())
+        .execute()
+      await db
+        .insertInto('buckets_since')
+        .values({ id: 1, since: Math.floor(Date.now() / 1000) })
+        .execute()
+    },
+  }
+}
