@@ -128,18 +128,20 @@ const PRESETS: Readonly<Record<number, readonly string[]>> = {
   55: ['pika_v1.5text', 'pika_v1.5image', 'pika_v2.0text', 'pika_v2.0image'],
   57: ['luma_v2_generate', 'luma_v2_extend'],
   58: ['pixverse_v3.5', 'pixverse_v4'],
+  // the model names the task relays price and route by (docs/tasks.md): replicate_<owner>/<name>,
+  // bfl_<model>, fal_<model id with / as _>
   59: [
-    'black-forest-labs/flux-schnell',
-    'black-forest-labs/flux-dev',
-    'black-forest-labs/flux-pro',
-    'black-forest-labs/flux-1.1-pro',
-    'stability-ai/stable-diffusion-3',
+    'replicate_black-forest-labs/flux-schnell',
+    'replicate_black-forest-labs/flux-dev',
+    'replicate_black-forest-labs/flux-pro',
+    'replicate_black-forest-labs/flux-1.1-pro',
+    'replicate_stability-ai/stable-diffusion-3',
   ],
   61: ['runwayml_gen3a_turbo_5', 'runwayml_gen3a_turbo_10', 'runwayml_gen4_turbo_5', 'runwayml_gen4_turbo_10'],
   63: ['higgsfield_lite', 'higgsfield_standard', 'higgsfield_turbo'],
   64: ['riffusion_generate', 'riffusion_topic'],
-  65: ['flux-pro-1.1', 'flux-pro-1.1-ultra', 'flux-pro', 'flux-dev', 'flux-kontext-pro', 'flux-kontext-max'],
-  66: ['fal-ai/flux/dev', 'fal-ai/flux/schnell', 'fal-ai/flux-pro/v1.1', 'fal-ai/flux-pro/v1.1-ultra'],
+  65: ['bfl_flux-pro-1.1', 'bfl_flux-pro-1.1-ultra', 'bfl_flux-pro', 'bfl_flux-dev', 'bfl_flux-kontext-pro', 'bfl_flux-kontext-max'],
+  66: ['fal_fal-ai_flux_dev', 'fal_fal-ai_flux_schnell', 'fal_fal-ai_flux-pro_v1.1', 'fal_fal-ai_flux-pro_v1.1-ultra'],
 }
 
 /** The built-in models of a type (none for a type without presets). */

@@ -1,17 +1,18 @@
 /**
  * A fake image, music and video provider on loopback speaking each task protocol the relays use:
  * mj-proxy (`mj-api-secret`), Suno's and Udio's task API, Suno's web API, Luma, Runway,
- * RunwayML, Kling, Viggle, Ideogram, and Pika, Pixverse and Riffusion (fake-task-feeds.ts), with
- * bearer keys. Tasks move on over time: queued, then
+ * RunwayML, Kling, Viggle, Ideogram, Pika, Pixverse and Riffusion (fake-task-feeds.ts), with
+ * bearer keys, and Replicate, bfl.ai and fal.ai with theirs (fake-task-models.ts). Tasks move on over time: queued, then
  * running, then finished, one stage per fetch of the task (or per `stepMs` when set). The channel's
  * key chooses the ending: a key containing "fail" fails its tasks, "refuse" refuses submits,
  * "noaccount" answers mj-proxy's code 3, "down" answers every fetch with 500.
  *
  * Run alone: node tests/fake-task-upstream.ts [port] [stepMs]  -> prints "listening <port>".
  */
-import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { feeds } from './fake-task-feeds.ts'
+import { models } from './fake-task-models.ts'
 
 export interface FakeTask {
   id: string
@@ -195,6 +196,8 @@ export interface Call {
   key: string
   body: any
   res: ServerResponse
+  headers: IncomingHttpHeaders
+  query: string
 }
 
 /** mj-proxy: submits, list-by-condition, image seed. */
@@ -340,8 +343,8 @@ function restFetch(p: Provider, c: Call): boolean {
 
 function handle(p: Provider, req: IncomingMessage, res: ServerResponse, body: any): void {
   const path = (req.url ?? '/').split('?')[0]
-  const bearer = String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, '')
-  const key = String(req.headers['mj-api-secret'] ?? '') || bearer
+  const bearer = String(req.headers.authorization ?? '').replace(/^(Bearer|Key)\s+/i, '')
+  const key = String(req.headers['mj-api-secret'] ?? req.headers['x-key'] ?? '') || bearer
   const method = req.method ?? 'GET'
   const query = (req.url ?? '').split('?')[1] ?? ''
   p.requests.push({ method, path, key, body, query })
@@ -352,11 +355,11 @@ function handle(p: Provider, req: IncomingMessage, res: ServerResponse, body: an
     return
   }
   if (!key) return void send(res, 401, { error: 'no key' })
-  const c: Call = { method, path, key, body, res }
+  const c: Call = { method, path, key, body, res, headers: req.headers, query }
   // uploads, assets, listings: echoed, so a test sees what arrived
   if (/^(\/pro)?\/viggle\/(asset|template2)\/|^(\/pro)?\/viggle\/video-task\/credit\/|^\/runway\/uploads|^\/suno\/uploads\//.test(path))
     return void send(res, 200, { code: 0, data: { id: `asset-${++seq}`, method, path, query, type: req.headers['content-type'] ?? '' } })
-  if (midjourney(p, c) || music(p, c) || feeds(p, c) || restSubmit(p, c) || restFetch(p, c)) return
+  if (midjourney(p, c) || music(p, c) || feeds(p, c) || models(p, c) || restSubmit(p, c) || restFetch(p, c)) return
   send(res, 404, { error: `no route ${method} ${path}` })
 }
 

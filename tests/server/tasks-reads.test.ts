@@ -1,13 +1,13 @@
 /**
  * The read paths the family's client uses beside each platform's fetch (server-semantics §14):
- * Luma's download_video_url, Viggle's by-ids, Riffusion's feed of several job ids; answered from
+ * Luma's download_video_url and batch fetch (POST /luma/tasks), Viggle's by-ids, Riffusion's feed of several job ids; answered from
  * the table, the caller's own tasks only; and the Pika list holding Pixverse; on SQLite and
  * PostgreSQL.
  */
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { dialects } from './helpers.ts'
-import { taskFixture, type TaskFixture } from './tasks-helpers.ts'
+import { taskFixture, balances, type TaskFixture } from './tasks-helpers.ts'
 
 for (const dialect of dialects) {
   describe(`task read paths (${dialect})`, () => {
@@ -36,6 +36,44 @@ for (const dialect of dialects) {
         assert.equal(got.status, 200)
         assert.match(got.json.url, new RegExp(`/files/${r.json.id}\\.mp4$`))
         assert.equal((await f.send(other.key, 'GET', path)).status, 404, "another user's task")
+      }
+    })
+
+    it('answers POST /luma/tasks from the table: own tasks in the order asked, nothing forwarded or charged', async () => {
+      const a = await f.account()
+      const other = await f.account()
+      for (const pool of ['', '/pro']) {
+        const ids: string[] = []
+        for (const prompt of ['one', 'two'])
+          ids.push((await f.send(a.key, 'POST', `${pool}/luma/generations`, { user_prompt: prompt })).json.id)
+        const foreign = (await f.send(other.key, 'POST', `${pool}/luma/generations`, { user_prompt: 'theirs' })).json.id
+        await f.rounds(2)
+        const used = (await balances(f, a.userId)).used
+        const asked = f.provider.requests.length
+        const batch = await f.send(a.key, 'POST', `${pool}/luma/tasks`, { ids: [ids[1], 'nope', foreign, ids[0], ids[1]] })
+        assert.equal(batch.status, 200, JSON.stringify(batch.json))
+        assert.deepEqual(
+          batch.json.map((g: any) => [g.id, g.state]),
+          [
+            [ids[1], 'completed'],
+            [ids[0], 'completed'],
+          ],
+        )
+        assert.match(batch.json[0].video.url, /\.mp4$/)
+        const bare = await f.send(a.key, 'POST', `${pool}/luma/tasks`, [ids[0]])
+        assert.deepEqual(
+          bare.json.map((g: any) => g.id),
+          [ids[0]],
+        )
+        assert.deepEqual((await f.send(a.key, 'POST', `${pool}/luma/tasks`, { ids: [] })).json, [])
+        assert.equal(f.provider.requests.length, asked, 'nothing forwarded')
+        assert.equal((await balances(f, a.userId)).used, used, 'nothing charged')
+        for (const bad of [{}, { ids: 'x' }, { ids: [1] }, 'text', { ids: Array(501).fill('x') }]) {
+          const r = await f.send(a.key, 'POST', `${pool}/luma/tasks`, bad)
+          assert.equal(r.status, 400, JSON.stringify(bad))
+          assert.equal(r.json.error.code, 'invalid_request')
+        }
+        assert.equal((await f.send('sk-wrong', 'POST', `${pool}/luma/tasks`, { ids })).status, 401)
       }
     })
 

@@ -1,6 +1,6 @@
 /**
  * The task relays (DESIGN §8): Midjourney-proxy, Suno and the REST-style image, music and video
- * platforms, mounted at the root of the server beside /v1, and the one poller that follows their
+ * platforms (with the model APIs Replicate, bfl.ai and fal.ai), mounted at the root of the server beside /v1, and the one poller that follows their
  * tasks to the end.
  */
 import type { Hono } from 'hono'
@@ -21,6 +21,9 @@ import { pikaPlatform, pixversePlatform, riffusionPlatform } from './feed.ts'
 import { vigglePlatform } from './viggle.ts'
 import { ideogramPlatform } from './ideogram.ts'
 import { udioPlatform } from './udio.ts'
+import { replicatePlatform } from './replicate.ts'
+import { bflPlatform } from './bfl.ts'
+import { falPlatform } from './fal.ts'
 
 export const REST_PLATFORMS: readonly RestPlatform[] = [
   lumaPlatform,
@@ -34,6 +37,9 @@ export const REST_PLATFORMS: readonly RestPlatform[] = [
   vigglePlatform,
   ideogramPlatform,
   udioPlatform,
+  replicatePlatform,
+  bflPlatform,
+  falPlatform,
 ]
 
 /** How the poller reads each kind of channel. */
