@@ -224,5 +224,30 @@ console.log(
 if (iconProblems.length) failed++
 else passed++
 
+// words per screen too: English comes in parts (src/i18n/en/<part>.ts, each with its Chinese twin
+// loaded only when Chinese is wanted); a module that shows a word of a part other than the shared
+// one (common) imports that part, so every element that shows it ships it (keys built at run time,
+// `dashboard.${granularity}`, are left to the element tests)
+const WORDS_DIR = 'src/i18n/en'
+const partOfKey = new Map<string, string>()
+for (const f of readdirSync(WORDS_DIR).filter((f) => f.endsWith('.ts') && f !== 'common.ts')) {
+  for (const m of readFileSync(join(WORDS_DIR, f), 'utf8').matchAll(/^\s*'([^']+)':/gm)) partOfKey.set(m[1]!, f.slice(0, -3))
+}
+const wordProblems: string[] = []
+for (const file of [...sources('src'), ...sources('elements')]) {
+  if (file.startsWith('src/i18n/')) continue
+  const code = withoutComments(readFileSync(file, 'utf8'))
+  const parts = new Set([...code.matchAll(/['"`]([a-zA-Z]+\.[\w.]+)['"`]/g)].flatMap((m) => partOfKey.get(m[1]!) ?? []))
+  for (const part of parts) {
+    if (!new RegExp(`['"][^'"]*/i18n/en/${part}\\.ts['"]`).test(code))
+      wordProblems.push(`${file} shows words of "${part}" without importing them`)
+  }
+}
+console.log(
+  `${wordProblems.length ? '✗' : '✓'} every module imports the words it shows${wordProblems.length ? `: ${wordProblems.join(', ')}` : ''}`,
+)
+if (wordProblems.length) failed++
+else passed++
+
 console.log(`size: ${passed} passed, ${failed} failed`)
 process.exit(failed === 0 ? 0 : 1)

@@ -6,6 +6,7 @@ import { FormMessage } from '../../ui/auth-card.tsx'
 import { useOnDemand } from '../../ui/on-demand.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../i18n/en/login.ts'
 
 /** The dialog loads when the visitor first picks this sign-in method. */
 const loadDialog = () => import('@shoelace-style/shoelace/dist/components/dialog/dialog.js')

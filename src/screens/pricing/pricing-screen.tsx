@@ -15,6 +15,7 @@ import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/search.ts'
 import '../../ui/icons/tags.ts'
+import '../../i18n/en/pricing.ts'
 
 // The two filters (billing type, availability) load as the screen starts, beside the price list's
 // request, not before the first paint: the select with its popup and positioning library is as big

@@ -1,4 +1,5 @@
 import { useT } from '../../i18n/t.ts'
+import '../../i18n/en/wallet.ts'
 
 /** Money payable, in Chinese yuan (the site's Price per dollar); an ellipsis until it is known. */
 export function Money({ value }: { value: number | null }) {

@@ -20,6 +20,7 @@ import '../../ui/icons/alipay.ts'
 import '../../ui/icons/credit-card.ts'
 import '../../ui/icons/info-circle.ts'
 import '../../ui/icons/wechat.ts'
+import '../../i18n/en/wallet.ts'
 
 const AMOUNT_DEBOUNCE_MS = 300
 

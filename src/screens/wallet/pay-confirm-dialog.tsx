@@ -2,6 +2,7 @@ import { useT } from '../../i18n/t.ts'
 import { useOnDemand } from '../../ui/on-demand.ts'
 import { Money } from './money.tsx'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '../../i18n/en/wallet.ts'
 
 /** The dialog loads when a top-up is first confirmed (the wallet's first paint does without it). */
 const loadDialog = () => import('@shoelace-style/shoelace/dist/components/dialog/dialog.js')
