@@ -14,13 +14,16 @@ import type { PublicStatus } from '../../api/types.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
-import '@shoelace-style/shoelace/dist/components/radio-button/radio-button.js'
-import '@shoelace-style/shoelace/dist/components/radio-group/radio-group.js'
 import '../../ui/icons/alipay.ts'
 import '../../ui/icons/credit-card.ts'
 import '../../ui/icons/info-circle.ts'
 import '../../ui/icons/wechat.ts'
 import '../../i18n/en/wallet.ts'
+
+// The payment method's buttons load as the wallet starts, beside its requests, not before the
+// first paint (the method only matters once the user tops up); wallet.css keeps their place.
+void import('@shoelace-style/shoelace/dist/components/radio-group/radio-group.js')
+void import('@shoelace-style/shoelace/dist/components/radio-button/radio-button.js')
 
 const AMOUNT_DEBOUNCE_MS = 300
 
