@@ -68,7 +68,7 @@ const squeezeCss = (css: string) =>
             .replace(/;}/g, '}'),
     )
     .join('')
-const shoelaceCss: Plugin = {
+export const shoelaceCss: Plugin = {
   name: 'tollgate:shoelace-css',
   transform: {
     filter: { id: /[\\/]@shoelace-style[\\/]shoelace[\\/]dist[\\/]chunks[\\/]chunk\.[A-Z0-9]+\.js$/ },
