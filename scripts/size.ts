@@ -39,6 +39,10 @@ const LIB = 'dist/lib'
  * components every screen renders (input, button, alert, icon, icon-button, with their form,
  * focus and localisation helpers and the system icons) 17.8, the light theme 2.2; the stores, API
  * client, words and element shell about 14, the screen's own code and CSS 5 to 7.
+ *
+ * The classic build alone grew (300.4 → 302.0 kB): in its one file every module something loads
+ * with import() (the dialog, the filters, the payment method, the Chinese words, the dark theme)
+ * is wrapped to run on first use, which costs more than the new code saves there.
  */
 const BUDGETS: Record<string, number> = {
   'tollgate.js': 289_200,
@@ -59,7 +63,7 @@ const BUDGETS: Record<string, number> = {
   'tollgate-tasks.js': 133_600,
   'tollgate-pricing.js': 120_100,
   // the classic build: one file with every element and screen (no chunks to share or load later)
-  'tollgate.classic.js': 300_800,
+  'tollgate.classic.js': 302_400,
 }
 
 /** Issue 12's goals where the budget is not there yet: printed with the distance, not enforced. */
