@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
+import { shoelaceCss } from './vite.config.ts'
 
 /**
  * The classic build: dist/lib/tollgate.classic.js, one self-contained IIFE (no import, no chunk)
@@ -7,7 +8,7 @@ import react from '@vitejs/plugin-react'
  * Runs after the module build (`npm run build`), into the same dist/ without emptying it.
  */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), shoelaceCss],
   // import.meta does not exist in a classic script: the library finds its gateway from
   // document.currentScript there (src/stores/config.ts)
   define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': 'undefined' },

@@ -1,6 +1,6 @@
 import { createElement, useCallback, useEffect, useMemo, type ComponentType, type ReactElement, type ReactNode } from 'react'
 import r2wc from '@r2wc/react-to-web-component'
-import { elementCss } from '../src/ui/styles.ts'
+import { elementSheets } from '../src/ui/styles.ts'
 import { Root } from '../src/ui/root.tsx'
 import type { Navigate } from '../src/ui/navigation.tsx'
 import { parseLocale } from '../src/i18n/t.ts'
@@ -25,16 +25,6 @@ type R2wcElement = HTMLElement & {
 }
 
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()
-
-let sheets: CSSStyleSheet[] | null = null
-/** One set of constructed sheets shared by every shadow root on the page. */
-function sharedSheets(): CSSStyleSheet[] {
-  return (sheets ??= elementCss.map((css) => {
-    const sheet = new CSSStyleSheet()
-    sheet.replaceSync(css)
-    return sheet
-  }))
-}
 
 /** Connected Tollgate elements in connection order; the first one speaks for the page. */
 const connected = new Set<HTMLElement>()
@@ -72,7 +62,7 @@ export function defineElement(tag: string, Adapter: ComponentType<any>, props: P
   class TollgateElement extends Base {
     constructor() {
       super()
-      if (this.shadowRoot) this.shadowRoot.adoptedStyleSheets = [...sharedSheets()]
+      if (this.shadowRoot) this.shadowRoot.adoptedStyleSheets = [...elementSheets()]
       for (const type of ACTING_EVENTS) this.addEventListener(type, () => setActor(this), { capture: true })
     }
     connectedCallback() {

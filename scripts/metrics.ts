@@ -31,7 +31,7 @@ const files = listed
   .filter((f) => roots.includes(f.split('/')[0]!) || !f.includes('/'))
   .filter((f) => /\.(ts|tsx)$/.test(f) && !f.endsWith('.d.ts'))
   // dictionaries are data, not code (issue 9: "dictionaries aside")
-  .filter((f) => !/^src\/i18n\/(en|zh-CN)\.ts$/.test(f) && !f.startsWith('server/i18n/messages/'))
+  .filter((f) => !/^src\/i18n\/(en|zh-CN)(\.ts$|\/)/.test(f) && !f.startsWith('server/i18n/messages/'))
 
 interface Sized {
   where: string

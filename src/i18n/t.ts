@@ -1,45 +1,16 @@
 import { createContext, useCallback, useContext } from 'react'
-import { map } from 'nanostores'
 import { useStore } from '@nanostores/react'
 import { $prefs, type Locale } from '../stores/prefs.ts'
-import { en, type MessageKey } from './en.ts'
+import type { MessageKey } from './en.ts'
+import { $dictionaries, $partsArrived, loadLocale, words } from './words.ts'
+import './en/common.ts'
 import { fillParams, type Problem, type ProblemId } from '../../domain/problem.ts'
 
 export type { MessageKey }
 export type Params = Record<string, string | number>
 export type Translate = (key: MessageKey, params?: Params) => string
 
-type Dictionary = Record<MessageKey, string>
-
-/**
- * English ships with every element; another language's words are a chunk of their own, loaded
- * the first time that language is wanted (the page's choice at start, a `lang` attribute, the
- * language switch). Until they are here the text stays in the language it was in (see useLocale).
- */
-const dictionaries: Partial<Record<Locale, Dictionary>> = { en }
-const loaders: Record<Exclude<Locale, 'en'>, () => Promise<Dictionary>> = {
-  zh: () => import('./zh-CN.ts').then((m) => m.zhCN),
-}
-
-/** Where each locale's words are: here, on their way, or not loadable (the text then stays English). */
-export const $dictionaries = map<Partial<Record<Locale, 'ready' | 'loading' | 'failed'>>>({ en: 'ready' })
-
-const pending: Partial<Record<Locale, Promise<void>>> = {}
-
-/** Loads a locale's words once; resolves when they are here or could not be loaded. */
-export function loadLocale(locale: Locale): Promise<void> {
-  if (locale === 'en' || $dictionaries.get()[locale] === 'ready') return Promise.resolve()
-  return (pending[locale] ??= loaders[locale]().then(
-    (words) => {
-      dictionaries[locale] = words
-      $dictionaries.setKey(locale, 'ready')
-    },
-    () => {
-      delete pending[locale]
-      $dictionaries.setKey(locale, 'failed')
-    },
-  ))
-}
+export { $dictionaries, loadLocale }
 
 /** The locale text is shown in: the wanted one once its words are here, English until then. */
 const shownLocale = (wanted: Locale, state = $dictionaries.get()): Locale => (state[wanted] === 'ready' ? wanted : 'en')
@@ -60,7 +31,7 @@ export const languageTag = (locale: Locale): string => (locale === 'zh' ? 'zh-CN
 
 export function format(locale: Locale, key: MessageKey, params?: Params): string {
   const shown = shownLocale(locale)
-  return fillParams(dictionaries[shown]?.[key] ?? en[key] ?? key, params, languageTag(shown))
+  return fillParams(words[shown][key] ?? words.en[key] ?? key, params, languageTag(shown))
 }
 
 /**
@@ -109,7 +80,10 @@ export function useLocaleReady(): boolean {
 /** The translate function for the current locale. */
 export function useT(): Translate {
   const locale = useLocale()
-  return useCallback((key: MessageKey, params?: Params) => format(locale, key, params), [locale])
+  // a screen's Chinese words that arrive after the rest re-render it
+  const arrived = useStore($partsArrived)
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new function when words arrive
+  return useCallback((key: MessageKey, params?: Params) => format(locale, key, params), [locale, arrived])
 }
 
 /** The dictionaries word each problem of the domain rules (domain/problem.ts) under `problem.<id>`. */

@@ -1,8 +1,11 @@
 import { useCallback, useState, type ReactNode } from 'react'
 import { useT } from '../i18n/t.ts'
 import { toast } from '../stores/toasts.ts'
+import { useOnDemand } from './on-demand.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
-import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
+
+/** The dialog loads the first time a copy fails (most never do). */
+const loadDialog = () => import('@shoelace-style/shoelace/dist/components/dialog/dialog.js')
 
 async function writeClipboard(text: string): Promise<boolean> {
   try {
@@ -22,6 +25,7 @@ async function writeClipboard(text: string): Promise<boolean> {
 export function useCopy(): { copy: (text: string, successMessage?: string) => Promise<boolean>; fallback: ReactNode } {
   const t = useT()
   const [manual, setManual] = useState<string | null>(null)
+  const open = useOnDemand('sl-dialog', loadDialog, manual !== null)
   const copy = useCallback(
     async (text: string, successMessage?: string) => {
       if (await writeClipboard(text)) {
@@ -36,7 +40,7 @@ export function useCopy(): { copy: (text: string, successMessage?: string) => Pr
   const fallback = (
     <sl-dialog
       label={t('copy.dialogTitle')}
-      open={manual !== null}
+      open={open}
       onsl-after-hide={(e: Event) => {
         if (e.target === e.currentTarget) setManual(null)
       }}

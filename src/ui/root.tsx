@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react'
 import { useStore } from '@nanostores/react'
 import { $prefs, type Locale } from '../stores/prefs.ts'
 import { languageTag, LocaleOverride, useLocale, useLocaleReady } from '../i18n/t.ts'
+import { $darkTheme } from './dark-theme.ts'
 import { NavigateContext, type Navigate } from './navigation.tsx'
 import { ToastRegion } from './toast-region.tsx'
 
@@ -16,10 +17,14 @@ interface RootProps {
 }
 
 function Frame({ children, className, toastPriority }: Omit<RootProps, 'locale' | 'navigate'>) {
-  const { theme } = useStore($prefs, { keys: ['theme'] })
+  const { theme: wanted } = useStore($prefs, { keys: ['theme'] })
+  const dark = useStore($darkTheme)
+  // dark once its tokens are here (a lazy chunk): a switch stays light until then
+  const theme = wanted === 'dark' && dark === 'ready' ? 'dark' : 'light'
   const locale = useLocale()
-  // the first text waits for its language's words (a lazy chunk); later switches keep the screen
-  const ready = useLocaleReady()
+  // the first paint waits for its language's words and, on a dark page, the dark tokens (lazy
+  // chunks); later switches keep the screen
+  const ready = useLocaleReady() && (wanted !== 'dark' || dark === 'ready' || dark === 'failed')
   const [started, setStarted] = useState(ready)
   if (ready && !started) setStarted(true)
   if (!started) return null

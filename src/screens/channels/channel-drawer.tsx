@@ -14,6 +14,7 @@ import { addModels, channelBody, emptyForm, formFromChannel, type ChannelForm } 
 import { canFetchModels, channelType } from '../../../domain/channel-types.ts'
 import { ChannelFacts, ConnectionFields, RoutingFields } from './channel-fields.tsx'
 import { ModelsField } from './models-field.tsx'
+import '../../i18n/en/channels.ts'
 
 export type Editing = number | 'new'
 

@@ -19,6 +19,7 @@ import { firstProblem, type Problem } from '../../../domain/problem.ts'
 import { DEFAULT_GROUP } from '../../../domain/roles.ts'
 import { CHANNEL_STATUS } from '../../../domain/statuses.ts'
 import { splitList } from '../../../domain/text.ts'
+import '../../i18n/en/channels.ts'
 
 /** The add/edit form: every editable field of the Channel entity, as the inputs hold them. */
 export interface ChannelForm {

@@ -21,6 +21,7 @@ import '@shoelace-style/shoelace/dist/components/switch/switch.js'
 import '../../ui/icons/lightning-charge.ts'
 import '../../ui/icons/trash3.ts'
 import '../../ui/icons/wrench-adjustable.ts'
+import '../../i18n/en/channels.ts'
 
 /** What a batch delete will delete: each selected channel's id and name (the id alone for one no longer listed). */
 function DeletionList({ ids }: { ids: readonly number[] }) {

@@ -21,6 +21,7 @@ import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '../../ui/icons/hdd-network.ts'
 import '../../ui/icons/plus-lg.ts'
+import '../../i18n/en/channels.ts'
 
 interface ChannelsScreenProps {
   /** the drawer the route asks for: a channel id, 'new' (/channel/add) or none (/channel) */

@@ -5,6 +5,7 @@ import { addModels } from './channel-rules.ts'
 import { useLabels } from '../../ui/admin/labels.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/tag/tag.js'
+import '../../i18n/en/channels.ts'
 
 interface ModelsFieldProps {
   models: string[]

@@ -6,6 +6,7 @@ import { EmptyState } from '../../ui/empty-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { LoadState, type Load } from '../../ui/load-state.tsx'
 import '../../ui/icons/info-circle.ts'
+import '../../i18n/en/console.ts'
 
 /** About: the admin's About text (sanitised HTML, or a URL shown in a sandboxed frame). */
 export function AboutScreen() {

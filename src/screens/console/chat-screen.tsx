@@ -3,6 +3,7 @@ import { useT } from '../../i18n/t.ts'
 import { $status } from '../../stores/status.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import '../../ui/icons/chat-dots.ts'
+import '../../i18n/en/console.ts'
 
 /** /chat: the configured chat link in a frame, or 'admin has not set chat link'. */
 export function ChatScreen() {

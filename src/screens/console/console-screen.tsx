@@ -23,6 +23,7 @@ import '@shoelace-style/shoelace/dist/components/drawer/drawer.js'
 import '@shoelace-style/shoelace/dist/components/spinner/spinner.js'
 import '../../ui/icons/compass.ts'
 import '../../ui/icons/shield-lock.ts'
+import '../../i18n/en/console.ts'
 
 interface ConsoleScreenProps {
   /** hide the footer */

@@ -1,4 +1,5 @@
 import type { MessageKey } from '../../i18n/t.ts'
+import '../../i18n/en/console.ts'
 
 /** The festive greeting of the day: Jan 1 and Feb 9 to 24 (local time), otherwise none. */
 export function festiveGreeting(date: Date): MessageKey | null {

@@ -3,6 +3,7 @@ import { useT } from '../../i18n/t.ts'
 import { $status } from '../../stores/status.ts'
 import { sanitizeHtml } from '../../ui/sanitize.ts'
 import { Link } from '../../ui/navigation.tsx'
+import '../../i18n/en/console.ts'
 
 const FOOTER_POLL_MS = 200
 const FOOTER_POLL_TIMES = 5

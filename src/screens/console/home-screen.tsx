@@ -13,6 +13,7 @@ import '../../ui/icons/bar-chart-line.ts'
 import '../../ui/icons/info-circle.ts'
 import '../../ui/icons/key.ts'
 import '../../ui/icons/wallet2.ts'
+import '../../i18n/en/console.ts'
 
 const FEATURES: Array<{ icon: string; title: MessageKey; body: MessageKey }> = [
   { icon: 'key', title: 'home.featureKeysTitle', body: 'home.featureKeysBody' },

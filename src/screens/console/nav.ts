@@ -20,6 +20,7 @@ import '../../ui/icons/stars.ts'
 import '../../ui/icons/tags.ts'
 import '../../ui/icons/ticket-perforated.ts'
 import '../../ui/icons/wallet2.ts'
+import '../../i18n/en/console.ts'
 
 export interface NavEntry {
   key: string

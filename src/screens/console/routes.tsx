@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type ReactNode } from 'react'
 import type { MessageKey } from '../../i18n/t.ts'
+import { partsReady } from '../../i18n/words.ts'
 import type { User } from '../../api/types.ts'
 import type { TaskKind } from '../tasks/tasks-screen.tsx'
 import { LoginScreen } from '../login/login-screen.tsx'
@@ -10,9 +11,10 @@ import { GithubCallbackScreen } from '../oauth/github-callback-screen.tsx'
 import { HomeScreen } from './home-screen.tsx'
 import { AboutScreen } from './about-screen.tsx'
 import { ChatScreen } from './chat-screen.tsx'
+import '../../i18n/en/console.ts'
 
 /**
- * Loads a named export of a screen module on first use (its own chunk). A module's `prefetch`
+ * Loads a named export of a screen module on first use (its own chunk, with its words). A module's `prefetch`
  * starts the screen's data as soon as the code arrives: React reveals a lazy screen up to 300 ms
  * later (its Suspense throttle), and the screen's own effects would only ask then.
  */
@@ -20,6 +22,8 @@ function screen<P>(load: () => Promise<Record<string, unknown>>, name: string) {
   return lazy(async () => {
     const module = await load()
     if (typeof module.prefetch === 'function') (module.prefetch as () => void)()
+    // the screen's words came with it: on a Chinese page its Chinese words come before it shows
+    await partsReady()
     return { default: module[name] as ComponentType<P> }
   })
 }

@@ -24,6 +24,7 @@ import '../../ui/icons/moon-stars.ts'
 import '../../ui/icons/shield-lock.ts'
 import '../../ui/icons/sun.ts'
 import '../../ui/icons/translate.ts'
+import '../../i18n/en/console.ts'
 
 const LANGUAGES: Array<{ value: Locale; label: string }> = [
   { value: 'en', label: 'English' },

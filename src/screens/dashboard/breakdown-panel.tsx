@@ -11,6 +11,7 @@ import '@shoelace-style/shoelace/dist/components/radio-button/radio-button.js'
 import '@shoelace-style/shoelace/dist/components/select/select.js'
 import '@shoelace-style/shoelace/dist/components/option/option.js'
 import '../../ui/icons/bar-chart-line.ts'
+import '../../i18n/en/dashboard.ts'
 
 const TOPS = [5, 8, 10, 20] as const
 

@@ -24,6 +24,7 @@ import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '@shoelace-style/shoelace/dist/components/radio-button/radio-button.js'
 import '@shoelace-style/shoelace/dist/components/radio-group/radio-group.js'
 import '../../ui/icons/bar-chart-line.ts'
+import '../../i18n/en/dashboard.ts'
 
 interface Query {
   start: number

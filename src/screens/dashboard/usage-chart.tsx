@@ -4,6 +4,7 @@ import { useLocale, useT } from '../../i18n/t.ts'
 import { $prefs } from '../../stores/prefs.ts'
 import { chartColumns, periodLabel, type UsageSummary } from './usage-rules.ts'
 import '@shoelace-style/shoelace/dist/components/skeleton/skeleton.js'
+import '../../i18n/en/dashboard.ts'
 
 type ChartModule = typeof import('./uplot-chart.ts')
 

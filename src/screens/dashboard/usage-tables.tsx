@@ -1,5 +1,6 @@
 import { useLocale, useT } from '../../i18n/t.ts'
 import { periodLabel, type UsageSummary } from './usage-rules.ts'
+import '../../i18n/en/dashboard.ts'
 
 interface Props {
   summary: UsageSummary

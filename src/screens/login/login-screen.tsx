@@ -18,6 +18,7 @@ import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/person.ts'
 import '../../ui/icons/shield-lock.ts'
+import '../../i18n/en/login.ts'
 
 export interface LoginScreenProps {
   /** hide the links to registration and password reset */

@@ -10,6 +10,7 @@ import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '../../ui/icons/github.ts'
 import '../../ui/icons/wechat.ts'
+import '../../i18n/en/login.ts'
 
 /**
  * The outside sign-in methods, each shown only when the public status enables it: the

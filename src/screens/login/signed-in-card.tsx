@@ -7,6 +7,7 @@ import { $status } from '../../stores/status.ts'
 import { AuthCard } from '../../ui/auth-card.tsx'
 import { formatQuota } from '../../ui/format.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '../../i18n/en/login.ts'
 
 /**
  * What the sign-in box shows once someone is signed in (on the host page, where it stays): who,

@@ -3,9 +3,13 @@ import { useT } from '../../i18n/t.ts'
 import * as oauthApi from '../../api/oauth.ts'
 import type { User } from '../../api/types.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
+import { useOnDemand } from '../../ui/on-demand.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
-import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../i18n/en/login.ts'
+
+/** The dialog loads when the visitor first picks this sign-in method. */
+const loadDialog = () => import('@shoelace-style/shoelace/dist/components/dialog/dialog.js')
 
 /** The messaging-app sign-in: a QR code to follow the account, and the code it sends (valid three minutes). */
 export function WechatDialog({
@@ -23,6 +27,7 @@ export function WechatDialog({
   const [code, setCode] = useState('')
   const [message, setMessage] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const shown = useOnDemand('sl-dialog', loadDialog, open)
 
   async function submit(e: FormEvent) {
     e.preventDefault()
@@ -46,7 +51,7 @@ export function WechatDialog({
   return (
     <sl-dialog
       label={t('wechat.title')}
-      open={open}
+      open={shown}
       onsl-after-hide={(e: Event) => {
         if (e.target === e.currentTarget) onClose()
       }}

@@ -9,6 +9,7 @@ import { MONTH } from '../../../domain/time.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../i18n/en/logs.ts'
 
 /** The log-clear default date: one month (30 days) back (spec section 9). */
 const CLEAN_DEFAULT_SECONDS_BACK = MONTH

@@ -28,6 +28,7 @@ import '@shoelace-style/shoelace/dist/components/spinner/spinner.js'
 import '../../ui/icons/journal-text.ts'
 import '@shoelace-style/shoelace/dist/components/select/select.js'
 import '@shoelace-style/shoelace/dist/components/option/option.js'
+import '../../i18n/en/logs.ts'
 
 /** Below this width the filter form folds behind a "Filters" toggle. */
 export const SMALL_SCREEN = '(max-width: 640px)'

@@ -9,6 +9,7 @@ import { toast } from '../../stores/toasts.ts'
 import { useNavigate } from '../../ui/navigation.tsx'
 import { AuthCard, FormMessage } from '../../ui/auth-card.tsx'
 import '@shoelace-style/shoelace/dist/components/spinner/spinner.js'
+import '../../i18n/en/login.ts'
 
 /** /oauth/github: the code-hosting service sends the browser back here with code and state. */
 export function GithubCallbackScreen({ onLogin }: { onLogin?: (user: User) => void }) {

@@ -13,11 +13,16 @@ import dataTableCss from '../../ui/data-table.css?inline'
 import pricingCss from './pricing.css?inline'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
-import '@shoelace-style/shoelace/dist/components/option/option.js'
-import '@shoelace-style/shoelace/dist/components/select/select.js'
-import '@shoelace-style/shoelace/dist/components/switch/switch.js'
 import '../../ui/icons/search.ts'
 import '../../ui/icons/tags.ts'
+import '../../i18n/en/pricing.ts'
+
+// The two filters (billing type, availability) load as the screen starts, beside the price list's
+// request, not before the first paint: the select with its popup and positioning library is as big
+// as the rest of the screen. They keep their place until they are defined (pricing.css).
+void import('@shoelace-style/shoelace/dist/components/option/option.js')
+void import('@shoelace-style/shoelace/dist/components/select/select.js')
+void import('@shoelace-style/shoelace/dist/components/switch/switch.js')
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 

@@ -11,6 +11,7 @@ import '@shoelace-style/shoelace/dist/components/tag/tag.js'
 import '../../ui/icons/check-circle-fill.ts'
 import '../../ui/icons/clipboard.ts'
 import '../../ui/icons/x-circle.ts'
+import '../../i18n/en/pricing.ts'
 
 /**
  * The price list: whether the group can use each model, its billing type and its prices for the

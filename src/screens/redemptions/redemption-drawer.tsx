@@ -18,6 +18,7 @@ import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/download.ts'
+import '../../i18n/en/redemptions.ts'
 
 interface RedemptionDrawerProps {
   /** the code being edited, 'new' for the create form, null when closed */

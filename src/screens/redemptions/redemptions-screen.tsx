@@ -18,6 +18,7 @@ import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '../../ui/icons/files.ts'
 import '../../ui/icons/plus-lg.ts'
 import '../../ui/icons/ticket-perforated.ts'
+import '../../i18n/en/redemptions.ts'
 
 /** Starts an administrator's first page of codes as soon as this screen's code arrives (see routes.tsx). */
 export function prefetch(): void {

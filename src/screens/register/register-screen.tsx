@@ -18,6 +18,7 @@ import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/envelope.ts'
 import '../../ui/icons/person.ts'
 import '../../ui/icons/shield-lock.ts'
+import '../../i18n/en/register.ts'
 
 interface RegisterScreenProps {
   /** hide the link to sign-in */

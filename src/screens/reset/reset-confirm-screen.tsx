@@ -10,6 +10,7 @@ import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/icon-button/icon-button.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/clipboard.ts'
+import '../../i18n/en/reset.ts'
 
 /**
  * Password-reset confirmation: reads email and token from the page query, asks the server for a

@@ -13,6 +13,7 @@ import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/envelope.ts'
+import '../../i18n/en/reset.ts'
 
 /** Password-reset request: the account's e-mail; the send button is locked 30 s after each send. */
 export function ResetScreen({ noLinks = false }: { noLinks?: boolean }) {

@@ -9,6 +9,7 @@ import { OptionFields, OptionSection } from './option-fields.tsx'
 import { SimpleSection } from './option-simple.tsx'
 import { useConfirm } from './option-confirm.tsx'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
+import '../../i18n/en/settings.ts'
 
 const sw = (key: string): FieldDef => ({ key, kind: 'switch' })
 const text = (key: string, extra: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'text', ...extra })

@@ -7,6 +7,7 @@ import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/icon-button/icon-button.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/plus-lg.ts'
+import '../../i18n/en/settings.ts'
 
 /**
  * EmailDomainWhitelist edited as a list: one tag per domain, an input to add more (several at

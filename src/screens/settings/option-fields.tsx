@@ -13,6 +13,7 @@ import '@shoelace-style/shoelace/dist/components/radio-group/radio-group.js'
 import '@shoelace-style/shoelace/dist/components/switch/switch.js'
 import '@shoelace-style/shoelace/dist/components/textarea/textarea.js'
 import '../../ui/icons/exclamation-triangle.ts'
+import '../../i18n/en/settings.ts'
 
 /** What every kind of field shares: name, label, help text (the error first), state classes. */
 interface FieldProps {

@@ -11,6 +11,7 @@ import { normalize, optionLabel, pendingChanges, withoutKeys, type Change, type 
 import { optionProblem } from '../../../domain/option-rules.ts'
 import optionCss from './option-form.css?inline'
 import '../../ui/icons/shield-lock.ts'
+import '../../i18n/en/settings.ts'
 
 export type { FieldDef, Options } from './option-rules.ts'
 

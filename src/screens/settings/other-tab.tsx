@@ -5,6 +5,7 @@ import { isHttpUrl, sanitizeHtml } from '../../ui/sanitize.ts'
 import { OptionsTab, useOptionForm, type FieldDef } from './option-form.tsx'
 import { OptionField, OptionSection } from './option-fields.tsx'
 import { SimpleSection } from './option-simple.tsx'
+import '../../i18n/en/settings.ts'
 
 const html = (key: string): FieldDef => ({ key, kind: 'textarea', code: true })
 

@@ -21,6 +21,7 @@ import '../../ui/icons/envelope.ts'
 import '../../ui/icons/github.ts'
 import '../../ui/icons/telegram.ts'
 import '../../ui/icons/wechat.ts'
+import '../../i18n/en/settings.ts'
 
 function EmailDialog({
   open,

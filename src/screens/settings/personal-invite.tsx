@@ -16,6 +16,7 @@ import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/clipboard.ts'
+import '../../i18n/en/settings.ts'
 
 /** The invite link: the registration page with the user's invite code as ?aff=. */
 function inviteLink(code: string): string {

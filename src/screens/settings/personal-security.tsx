@@ -16,6 +16,7 @@ import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/clipboard.ts'
 import '../../ui/icons/key.ts'
 import '../../ui/icons/shield-lock.ts'
+import '../../i18n/en/settings.ts'
 
 function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const t = useSettingsLabels()

@@ -12,6 +12,7 @@ import personalCss from './personal-settings.css?inline'
 import { PersonalTab } from './personal-tab.tsx'
 import '@shoelace-style/shoelace/dist/components/spinner/spinner.js'
 import '../../ui/icons/shield-lock.ts'
+import '../../i18n/en/settings.ts'
 
 // only the super administrator opens these: they load on first use, in their own chunks
 const OperationTab = lazy(async () => ({ default: (await import('./operation-tab.tsx')).OperationTab }))

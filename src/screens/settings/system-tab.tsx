@@ -7,6 +7,7 @@ import { OptionField, OptionFields, OptionSection } from './option-fields.tsx'
 import { SimpleSection } from './option-simple.tsx'
 import { useConfirm } from './option-confirm.tsx'
 import { SMTP_PORT, SMTPS_PORT } from '../../../domain/option-rules.ts'
+import '../../i18n/en/settings.ts'
 
 const sw = (key: string): FieldDef => ({ key, kind: 'switch' })
 const text = (key: string, extra: Partial<FieldDef> = {}): FieldDef => ({ key, kind: 'text', ...extra })

@@ -31,6 +31,7 @@ import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '@shoelace-style/shoelace/dist/components/option/option.js'
 import '@shoelace-style/shoelace/dist/components/select/select.js'
 import '@shoelace-style/shoelace/dist/components/switch/switch.js'
+import '../../i18n/en/tokens.ts'
 
 export type DrawerMode = { kind: 'create' } | { kind: 'edit'; id: number }
 

@@ -11,6 +11,7 @@ import { parseInteger } from '../../../domain/text.ts'
 import { EXPIRY_SHORTCUTS, expiryProblem, remainQuotaProblem, TOKEN_NAME_MAX, tokenNameProblem } from '../../../domain/token-rules.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
+import '../../i18n/en/tokens.ts'
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 

@@ -3,6 +3,7 @@ import type { Token } from '../../api/types.ts'
 import { TOKEN_STATUS } from '../../../domain/statuses.ts'
 import { NEVER_EXPIRES } from '../../../domain/token-rules.ts'
 import { localDateTime, parseLocalDateTime } from '../../ui/datetime.ts'
+import '../../i18n/en/tokens.ts'
 
 /** The label and colour of a token status; anything but 1-4 is unknown. */
 export function statusInfo(status: number): { label: MessageKey; variant: 'success' | 'neutral' | 'warning' | 'danger' } {

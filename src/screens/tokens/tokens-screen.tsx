@@ -28,6 +28,7 @@ import '../../ui/icons/clipboard.ts'
 import '../../ui/icons/key.ts'
 import '../../ui/icons/plus-lg.ts'
 import '../../ui/icons/search.ts'
+import '../../i18n/en/tokens.ts'
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 

@@ -18,6 +18,7 @@ import '@shoelace-style/shoelace/dist/components/menu-item/menu-item.js'
 import '@shoelace-style/shoelace/dist/components/tag/tag.js'
 import '../../ui/icons/clipboard.ts'
 import '../../ui/icons/three-dots-vertical.ts'
+import '../../i18n/en/tokens.ts'
 
 export interface RowActions {
   copy: (token: Token) => void

@@ -21,6 +21,7 @@ import '@shoelace-style/shoelace/dist/components/option/option.js'
 import '@shoelace-style/shoelace/dist/components/select/select.js'
 import '../../ui/icons/people.ts'
 import '../../ui/icons/person-plus.ts'
+import '../../i18n/en/users.ts'
 
 interface UsersScreenProps {
   /** the drawer the route asks for: a user id, 'new' (/user/add, /user/edit) or none (/user) */

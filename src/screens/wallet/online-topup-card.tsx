@@ -1,44 +1,36 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT, problemMessage } from '../../i18n/t.ts'
+import { useT, problemMessage, type Translate } from '../../i18n/t.ts'
 import * as walletApi from '../../api/wallet.ts'
 import { isApiError } from '../../api/errors.ts'
 import { $status } from '../../stores/status.ts'
 import { toast } from '../../stores/toasts.ts'
 import { formatQuota, quotaFromDollars } from '../../ui/format.ts'
 import { forcedAmount, submitPayForm } from './pay-rules.ts'
+import { Money } from './money.tsx'
+import { PayConfirmDialog } from './pay-confirm-dialog.tsx'
 import { MIN_TOPUP_DEFAULT, minTopUpOr, topUpProblem, type PaymentMethod } from '../../../domain/wallet-rules.ts'
+import type { PublicStatus } from '../../api/types.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
-import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
-import '@shoelace-style/shoelace/dist/components/radio-button/radio-button.js'
-import '@shoelace-style/shoelace/dist/components/radio-group/radio-group.js'
 import '../../ui/icons/alipay.ts'
 import '../../ui/icons/credit-card.ts'
 import '../../ui/icons/info-circle.ts'
 import '../../ui/icons/wechat.ts'
+import '../../i18n/en/wallet.ts'
+
+// The payment method's buttons load as the wallet starts, beside its requests, not before the
+// first paint (the method only matters once the user tops up); wallet.css keeps their place.
+void import('@shoelace-style/shoelace/dist/components/radio-group/radio-group.js')
+void import('@shoelace-style/shoelace/dist/components/radio-button/radio-button.js')
 
 const AMOUNT_DEBOUNCE_MS = 300
 
-/**
- * Online top-up: the amount (never below 1), the money payable from /api/user/amount, the payment
- * method, a confirmation, then the payment platform's form posted to `payTarget`.
- */
-export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
-  const t = useT()
-  const status = useStore($status)
-  const minTopUp = minTopUpOr(status?.min_topup)
-  const min = Math.max(MIN_TOPUP_DEFAULT, Math.ceil(minTopUp))
-  const [amountText, setAmountText] = useState(String(min))
+/** What the server says `value` dollars cost (null while unknown); a refusal reads 'Error: {detail}'. */
+function usePayable(t: Translate) {
   const [payable, setPayable] = useState<number | null>(null)
-  const [method, setMethod] = useState<PaymentMethod>('zfb')
-  const [confirming, setConfirming] = useState(false)
-  const [paying, setPaying] = useState(false)
   const request = useRef(0)
-  const amount = forcedAmount(amountText)
-
-  /** Asks the server what `value` dollars cost; a refusal reads 'Error: {detail}'. */
   const fetchPayable = useCallback(
     async (value: number) => {
       const id = ++request.current
@@ -58,8 +50,17 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
     },
     [t],
   )
+  return { payable, fetchPayable }
+}
 
-  // the first amount is the site's minimum; follow the minimum until the user types
+/**
+ * The amount field: starts at the site's minimum (and follows it until the user types), is forced
+ * to at least 1 as the user types and to a whole number on change; the money payable follows it.
+ */
+function useAmount(min: number, fetchPayable: (value: number) => Promise<void>) {
+  const [amountText, setAmountText] = useState(String(min))
+  const amount = forcedAmount(amountText)
+
   const typed = useRef(false)
   useEffect(() => {
     if (!typed.current) setAmountText(String(min))
@@ -75,7 +76,7 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
     typed.current = true
     const input = e.target as HTMLInputElement
     const text = input.value
-    // forced to at least 1 as the user types; an empty field is left to be filled in
+    // an empty field is left to be filled in
     if (text.trim() !== '' && !(Number(text) >= 1)) {
       input.value = '1'
       setAmountText('1')
@@ -91,12 +92,20 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
     setAmountText(fixed)
   }
 
-  async function startTopup() {
+  return { amountText, amount, onAmountInput, onAmountChange }
+}
+
+/** Starting a top-up (checks, then the confirmation) and paying (the platform's form to `payTarget`). */
+function useTopup(t: Translate, status: PublicStatus | null, payTarget: string | undefined) {
+  const [confirming, setConfirming] = useState(false)
+  const [paying, setPaying] = useState(false)
+
+  async function start(amount: number, payable: number | null, fetchPayable: (value: number) => Promise<void>) {
     if (!status?.enable_online_topup) {
       toast.error(t('wallet.notEnabled'))
       return
     }
-    const low = topUpProblem(amount, minTopUp)
+    const low = topUpProblem(amount, minTopUpOr(status?.min_topup))
     if (low) {
       toast.error(problemMessage(t, low))
       return
@@ -105,7 +114,7 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
     setConfirming(true)
   }
 
-  async function pay() {
+  async function pay(amount: number, method: PaymentMethod) {
     if (paying) return
     setPaying(true)
     try {
@@ -121,18 +130,26 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
     }
   }
 
+  return { confirming, paying, start, pay, cancel: () => setConfirming(false) }
+}
+
+/**
+ * Online top-up: the amount (never below 1), the money payable from /api/user/amount, the payment
+ * method, a confirmation, then the payment platform's form posted to `payTarget`.
+ */
+export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
+  const t = useT()
+  const status = useStore($status)
+  const minTopUp = minTopUpOr(status?.min_topup)
+  const min = Math.max(MIN_TOPUP_DEFAULT, Math.ceil(minTopUp))
+  const { payable, fetchPayable } = usePayable(t)
+  const { amountText, amount, onAmountInput, onAmountChange } = useAmount(min, fetchPayable)
+  const [method, setMethod] = useState<PaymentMethod>('zfb')
+  const topup = useTopup(t, status, payTarget)
+
   const methodLabel = method === 'zfb' ? t('wallet.alipay') : t('wallet.wechatPay')
   // the card looks and behaves disabled, and says why, until the admin sets up online payment
   const off = !status?.enable_online_topup
-  /** The money payable is in Chinese yuan (the site's Price per dollar). */
-  const money = (value: number | null) => (
-    <>
-      <span data-currency="" title={t('wallet.cny')}>
-        {t('wallet.yuanSign')}
-      </span>
-      <span data-amount="">{value === null ? '…' : value.toFixed(2)}</span>
-    </>
-  )
 
   return (
     <section
@@ -170,7 +187,10 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
           <span slot="prefix">$</span>
         </sl-input>
         <p className="tg-payable" aria-live="polite" data-payable="">
-          {t('wallet.payable')} <strong>{money(payable)}</strong>
+          {t('wallet.payable')}{' '}
+          <strong>
+            <Money value={payable} />
+          </strong>
         </p>
         <sl-radio-group
           name="payment_method"
@@ -187,33 +207,20 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
             {t('wallet.wechatPay')}
           </sl-radio-button>
         </sl-radio-group>
-        <sl-button variant="primary" data-action="topup" disabled={off} onClick={startTopup}>
+        <sl-button variant="primary" data-action="topup" disabled={off} onClick={() => void topup.start(amount, payable, fetchPayable)}>
           {t('wallet.topup')}
         </sl-button>
       </div>
 
-      <sl-dialog
-        label={t('wallet.confirmTitle')}
-        open={confirming}
-        data-testid="pay-dialog"
-        onsl-after-hide={(e: Event) => e.target === e.currentTarget && setConfirming(false)}
-      >
-        <dl className="tg-summary">
-          <dt>{t('wallet.amount')}</dt>
-          <dd data-summary="amount">${amount}</dd>
-          <dt>{t('wallet.payable')}</dt>
-          <dd data-summary="payable">{money(payable)}</dd>
-          <dt>{t('wallet.method')}</dt>
-          <dd data-summary="method">{methodLabel}</dd>
-        </dl>
-        <p className="tg-wallet-card__lead">{t('wallet.confirmBody')}</p>
-        <sl-button slot="footer" onClick={() => setConfirming(false)}>
-          {t('common.cancel')}
-        </sl-button>
-        <sl-button slot="footer" variant="primary" loading={paying} data-action="pay" onClick={pay}>
-          {t('wallet.pay')}
-        </sl-button>
-      </sl-dialog>
+      <PayConfirmDialog
+        open={topup.confirming}
+        amount={amount}
+        payable={payable}
+        methodLabel={methodLabel}
+        paying={topup.paying}
+        onClose={topup.cancel}
+        onPay={() => void topup.pay(amount, method)}
+      />
     </section>
   )
 }

@@ -14,6 +14,7 @@ import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/box-arrow-up-right.ts'
 import '../../ui/icons/info-circle.ts'
 import '../../ui/icons/ticket-perforated.ts'
+import '../../i18n/en/wallet.ts'
 
 /**
  * Redemption-code entry: redeems the code, says how much quota it added, refreshes the balance

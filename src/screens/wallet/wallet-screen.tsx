@@ -12,6 +12,7 @@ import { OnlineTopupCard } from './online-topup-card.tsx'
 import { RedeemCard } from './redeem-card.tsx'
 import walletCss from './wallet.css?inline'
 import '../../ui/icons/wallet2.ts'
+import '../../i18n/en/wallet.ts'
 
 interface WalletScreenProps {
   /** a redemption code added quota (the amount added) */
