@@ -46,6 +46,8 @@ export function quotaModels(dialect: Dialect): Migration {
       await t.execute()
       await db.schema.createIndex('quota_models_bucket').on('quota_models').columns(['model_name', 'created_at']).unique().execute()
       await db.schema.createIndex('quota_models_created_at').on('quota_models').column('created_at').execute()
+      // the admin dashboard and the statistics name a user by username: without it they read every user's buckets
+      await db.schema.createIndex('quota_data_username').on('quota_data').columns(['username', 'created_at']).execute()
       await sql`insert into quota_models (model_name, created_at, token_used, count, quota)
         select model_name, created_at, sum(token_used), sum(count), sum(quota) from quota_data group by model_name, created_at`.execute(db)
       // since when the buckets hold every settled request: from now on (what came before is unknown)

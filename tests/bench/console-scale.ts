@@ -19,6 +19,8 @@ import { sql } from 'kysely'
 import { loadConfig } from '../../server/config.ts'
 import { createServer, type Server } from '../../server/app.ts'
 import { hashAccessToken } from '../../server/middleware/session.ts'
+import { bucketsFrom } from '../../server/db/log-stat.ts'
+import { refillModelTotals } from '../../server/db/quota-data.ts'
 import {
   logGenerator,
   seedBuckets,
@@ -122,6 +124,11 @@ async function seed(server: Server, a: Args): Promise<SeedUser[]> {
     lap('hourly buckets from the rows')
     await seedTasks(database, shape, a.tasks)
     lap(`${a.tasks} tasks`)
+  } else {
+    // a database seeded by an earlier version: its buckets were summed from every row, as now
+    await refillModelTotals(database.db)
+    const first = await database.db.selectFrom('logs').select(sql<number>`min(created_at)`.as('t')).executeTakeFirst()
+    await bucketsFrom(database.db, Number(first?.t ?? 0))
   }
   return users
 }
