@@ -99,8 +99,6 @@ export function ChannelsTable({
   pending: ReadonlySet<string>
 }) {
   const L = useLabels()
-  const locale = useLocale()
-  const status = useStore($status)
   return (
     <div className="tg-admin__table-wrap">
       <table className="tg-admin__table" part="table" data-table="channels">
@@ -119,153 +117,192 @@ export function ChannelsTable({
           </tr>
         </thead>
         <tbody>
-          {rows.map((c) => {
-            const models = splitList(c.models ?? '')
-            const enabled = c.status === CHANNEL_STATUS.enabled
-            return (
-              <tr
-                key={c.id}
-                data-id={c.id}
-                data-status={c.status}
-                data-shaded={String(!enabled)}
-                className={enabled ? undefined : 'tg-admin__row--shaded'}
-              >
-                <SelectRowCell id={c.id} selection={selection} label={L('admin.selectRow', { name: c.name })} />
-                <td data-label="ID">{c.id}</td>
-                <td data-label={L('channels.col.name')}>
-                  <div>
-                    <span className="tg-admin__strong" data-cell="name">
-                      {c.name}
-                    </span>
-                    <span className="tg-admin__tags" aria-label={L('channels.col.groups')}>
-                      {splitList(c.group ?? '').map((g) => (
-                        <sl-tag key={g} size="small" variant="neutral">
-                          {g}
-                        </sl-tag>
-                      ))}
-                    </span>
-                  </div>
-                </td>
-                <td data-label={L('channels.col.type')} data-cell="type">
-                  {channelTypeName(c.type, locale)}
-                </td>
-                <td data-label={L('channels.col.status')}>
-                  <ChannelStatus channel={c} />
-                </td>
-                <td data-label={L('channels.col.responseTime')}>
-                  <ResponseTime channel={c} />
-                </td>
-                <td data-label={L('channels.col.balance')}>
-                  <div>
-                    <sl-button
-                      size="small"
-                      variant="text"
-                      data-action="balance"
-                      data-cell="balance"
-                      loading={pending.has(`${c.id}:balance`)}
-                      title={L('channels.balanceUpdate', { time: formatDateTime(c.balance_updated_time, locale) })}
-                      onClick={() => actions.updateBalance(c)}
-                    >
-                      {balanceText(c.balance ?? 0)}
-                    </sl-button>
-                    <span className="tg-admin__sub tg-admin__nowrap" title={L('channels.col.usedQuota')}>
-                      {L('channels.used', { quota: formatQuota(c.used_quota ?? 0, status) })}
-                    </span>
-                  </div>
-                </td>
-                <td data-label={L('channels.col.priority')}>
-                  <sl-input
-                    key={`p${c.priority}`}
-                    className="tg-admin__number tg-sr-label"
-                    size="small"
-                    type="number"
-                    name="priority"
-                    min={PRIORITY_MIN}
-                    step="1"
-                    value={String(c.priority ?? 0)}
-                    label={L('channels.col.priority')}
-                    onsl-change={(e: Event) =>
-                      actions.setNumber(c, 'priority', (e.target as HTMLInputElement).value, e.target as HTMLInputElement)
-                    }
-                  ></sl-input>
-                </td>
-                <td data-label={L('channels.col.weight')}>
-                  <sl-input
-                    key={`w${c.weight}`}
-                    className="tg-admin__number tg-sr-label"
-                    size="small"
-                    type="number"
-                    name="weight"
-                    min={WEIGHT_MIN}
-                    step="1"
-                    value={String(c.weight ?? 0)}
-                    label={L('channels.col.weight')}
-                    onsl-change={(e: Event) =>
-                      actions.setNumber(c, 'weight', (e.target as HTMLInputElement).value, e.target as HTMLInputElement)
-                    }
-                  ></sl-input>
-                </td>
-                <td data-label={L('admin.actions')}>
-                  <div className="tg-admin__actions">
-                    <span className="tg-admin__split">
-                      <sl-button size="small" data-action="test" loading={pending.has(`${c.id}:test`)} onClick={() => actions.test(c)}>
-                        {L('channels.test')}
-                      </sl-button>
-                      {models.length > 1 && (
-                        <sl-dropdown hoist>
-                          <sl-button slot="trigger" size="small" caret data-action="test-model">
-                            <span className="visually-hidden">{L('channels.testModel', { name: c.name })}</span>
-                          </sl-button>
-                          <sl-menu onsl-select={(e: CustomEvent<{ item: { value: string } }>) => actions.test(c, e.detail.item.value)}>
-                            {models.map((m) => (
-                              <sl-menu-item key={m} value={m}>
-                                {m}
-                              </sl-menu-item>
-                            ))}
-                          </sl-menu>
-                        </sl-dropdown>
-                      )}
-                    </span>
-                    <sl-button
-                      size="small"
-                      data-action={enabled ? 'disable' : 'enable'}
-                      variant={enabled ? 'default' : 'success'}
-                      outline={!enabled}
-                      onClick={() => actions.toggle(c)}
-                    >
-                      {enabled ? L('admin.disable') : L('admin.enable')}
-                    </sl-button>
-                    <sl-button size="small" data-action="edit" onClick={() => actions.edit(c)}>
-                      {L('admin.edit')}
-                    </sl-button>
-                    <sl-dropdown hoist>
-                      <sl-icon-button
-                        slot="trigger"
-                        name="three-dots-vertical"
-                        data-action="more"
-                        label={L('admin.more', { name: c.name })}
-                      ></sl-icon-button>
-                      <sl-menu
-                        onsl-select={(e: CustomEvent<{ item: { value: string } }>) => {
-                          if (e.detail.item.value === 'copy') actions.copy(c)
-                          if (e.detail.item.value === 'delete') actions.remove(c)
-                        }}
-                      >
-                        <sl-menu-item value="copy" data-action="copy">
-                          {L('channels.copy')}
-                        </sl-menu-item>
-                        <sl-menu-item value="delete" data-action="delete" className="tg-admin__danger-item">
-                          {L('admin.delete')}
-                        </sl-menu-item>
-                      </sl-menu>
-                    </sl-dropdown>
-                  </div>
-                </td>
-              </tr>
-            )
-          })}
+          {rows.map((c) => (
+            <ChannelRow key={c.id} channel={c} selection={selection} actions={actions} pending={pending} />
+          ))}
         </tbody>
       </table>
     </div>
+  )
+}
+
+interface RowProps {
+  channel: Channel
+  actions: ChannelActions
+  pending: ReadonlySet<string>
+}
+
+/** One channel: shaded unless enabled. */
+function ChannelRow({ channel: c, selection, actions, pending }: RowProps & { selection: RowSelection }) {
+  const L = useLabels()
+  const locale = useLocale()
+  const enabled = c.status === CHANNEL_STATUS.enabled
+  return (
+    <tr data-id={c.id} data-status={c.status} data-shaded={String(!enabled)} className={enabled ? undefined : 'tg-admin__row--shaded'}>
+      <SelectRowCell id={c.id} selection={selection} label={L('admin.selectRow', { name: c.name })} />
+      <td data-label="ID">{c.id}</td>
+      <td data-label={L('channels.col.name')}>
+        <div>
+          <span className="tg-admin__strong" data-cell="name">
+            {c.name}
+          </span>
+          <span className="tg-admin__tags" aria-label={L('channels.col.groups')}>
+            {splitList(c.group ?? '').map((g) => (
+              <sl-tag key={g} size="small" variant="neutral">
+                {g}
+              </sl-tag>
+            ))}
+          </span>
+        </div>
+      </td>
+      <td data-label={L('channels.col.type')} data-cell="type">
+        {channelTypeName(c.type, locale)}
+      </td>
+      <td data-label={L('channels.col.status')}>
+        <ChannelStatus channel={c} />
+      </td>
+      <td data-label={L('channels.col.responseTime')}>
+        <ResponseTime channel={c} />
+      </td>
+      <BalanceCell channel={c} actions={actions} pending={pending} />
+      <NumberCell channel={c} field="priority" min={PRIORITY_MIN} actions={actions} />
+      <NumberCell channel={c} field="weight" min={WEIGHT_MIN} actions={actions} />
+      <ActionsCell channel={c} actions={actions} pending={pending} />
+    </tr>
+  )
+}
+
+/** The balance (a click asks the upstream again) and the quota used. */
+function BalanceCell({ channel: c, actions, pending }: RowProps) {
+  const L = useLabels()
+  const locale = useLocale()
+  const status = useStore($status)
+  return (
+    <td data-label={L('channels.col.balance')}>
+      <div>
+        <sl-button
+          size="small"
+          variant="text"
+          data-action="balance"
+          data-cell="balance"
+          loading={pending.has(`${c.id}:balance`)}
+          title={L('channels.balanceUpdate', { time: formatDateTime(c.balance_updated_time, locale) })}
+          onClick={() => actions.updateBalance(c)}
+        >
+          {balanceText(c.balance ?? 0)}
+        </sl-button>
+        <span className="tg-admin__sub tg-admin__nowrap" title={L('channels.col.usedQuota')}>
+          {L('channels.used', { quota: formatQuota(c.used_quota ?? 0, status) })}
+        </span>
+      </div>
+    </td>
+  )
+}
+
+/**
+ * The priority or weight, edited in place. Keyed by the stored value: a change the server refused
+ * or corrected shows the stored one again.
+ */
+function NumberCell({
+  channel: c,
+  field,
+  min,
+  actions,
+}: {
+  channel: Channel
+  field: 'priority' | 'weight'
+  min: number
+  actions: ChannelActions
+}) {
+  const L = useLabels()
+  const label = L(field === 'priority' ? 'channels.col.priority' : 'channels.col.weight')
+  return (
+    <td data-label={label}>
+      <sl-input
+        key={`${field === 'priority' ? 'p' : 'w'}${c[field]}`}
+        className="tg-admin__number tg-sr-label"
+        size="small"
+        type="number"
+        name={field}
+        min={min}
+        step="1"
+        value={String(c[field] ?? 0)}
+        label={label}
+        onsl-change={(e: Event) => actions.setNumber(c, field, (e.target as HTMLInputElement).value, e.target as HTMLInputElement)}
+      ></sl-input>
+    </td>
+  )
+}
+
+/** Test (with a model of the channel's when it has several), enable/disable, edit, and copy and delete in the menu. */
+function ActionsCell({ channel: c, actions, pending }: RowProps) {
+  const L = useLabels()
+  const enabled = c.status === CHANNEL_STATUS.enabled
+  return (
+    <td data-label={L('admin.actions')}>
+      <div className="tg-admin__actions">
+        <TestButton channel={c} actions={actions} pending={pending} />
+        <sl-button
+          size="small"
+          data-action={enabled ? 'disable' : 'enable'}
+          variant={enabled ? 'default' : 'success'}
+          outline={!enabled}
+          onClick={() => actions.toggle(c)}
+        >
+          {enabled ? L('admin.disable') : L('admin.enable')}
+        </sl-button>
+        <sl-button size="small" data-action="edit" onClick={() => actions.edit(c)}>
+          {L('admin.edit')}
+        </sl-button>
+        <sl-dropdown hoist>
+          <sl-icon-button
+            slot="trigger"
+            name="three-dots-vertical"
+            data-action="more"
+            label={L('admin.more', { name: c.name })}
+          ></sl-icon-button>
+          <sl-menu
+            onsl-select={(e: CustomEvent<{ item: { value: string } }>) => {
+              if (e.detail.item.value === 'copy') actions.copy(c)
+              if (e.detail.item.value === 'delete') actions.remove(c)
+            }}
+          >
+            <sl-menu-item value="copy" data-action="copy">
+              {L('channels.copy')}
+            </sl-menu-item>
+            <sl-menu-item value="delete" data-action="delete" className="tg-admin__danger-item">
+              {L('admin.delete')}
+            </sl-menu-item>
+          </sl-menu>
+        </sl-dropdown>
+      </div>
+    </td>
+  )
+}
+
+/** The test button, split with a menu of the channel's models when it has more than one. */
+function TestButton({ channel: c, actions, pending }: RowProps) {
+  const L = useLabels()
+  const models = splitList(c.models ?? '')
+  return (
+    <span className="tg-admin__split">
+      <sl-button size="small" data-action="test" loading={pending.has(`${c.id}:test`)} onClick={() => actions.test(c)}>
+        {L('channels.test')}
+      </sl-button>
+      {models.length > 1 && (
+        <sl-dropdown hoist>
+          <sl-button slot="trigger" size="small" caret data-action="test-model">
+            <span className="visually-hidden">{L('channels.testModel', { name: c.name })}</span>
+          </sl-button>
+          <sl-menu onsl-select={(e: CustomEvent<{ item: { value: string } }>) => actions.test(c, e.detail.item.value)}>
+            {models.map((m) => (
+              <sl-menu-item key={m} value={m}>
+                {m}
+              </sl-menu-item>
+            ))}
+          </sl-menu>
+        </sl-dropdown>
+      )}
+    </span>
   )
 }

@@ -1,10 +1,10 @@
-import { Suspense, useEffect, useRef, useState } from 'react'
+import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useStore } from '@nanostores/react'
 import { languageTag, useLocale, useT } from '../../i18n/t.ts'
 import { ScreenBoundary } from '../../ui/screen-boundary.tsx'
 import { endSession, refreshUser } from '../../stores/account.ts'
 import type { User } from '../../api/types.ts'
-import { $route, attachRouter } from '../../stores/route.ts'
+import { $route, attachRouter, type Route } from '../../stores/route.ts'
 import { $session, $isAdmin } from '../../stores/session.ts'
 import { $status } from '../../stores/status.ts'
 import { $prefs, setSidebarCollapsed } from '../../stores/prefs.ts'
@@ -16,7 +16,7 @@ import { Link } from '../../ui/navigation.tsx'
 import { TopBar } from './top-bar.tsx'
 import { SidebarNav } from './sidebar.tsx'
 import { Footer } from './footer.tsx'
-import { activeEntry, visibleNav } from './nav.ts'
+import { activeEntry, visibleNav, type NavEntry } from './nav.ts'
 import { matchRoute } from './routes.tsx'
 import consoleCss from './console.css?inline'
 import '@shoelace-style/shoelace/dist/components/drawer/drawer.js'
@@ -108,34 +108,10 @@ export function ConsoleScreen({ noFooter = false, onLogin, onLogout, onTopup }: 
   const status = useStore($status)
   const { 'sidebar-collapsed': collapsedPref } = useStore($prefs, { keys: ['sidebar-collapsed'] })
   const small = useMediaQuery(SMALL_SCREEN)
-  const [drawerOpen, setDrawerOpen] = useState(false)
-  const main = useRef<HTMLElement>(null)
-  const firstPath = useRef(true)
-
-  useEffect(() => attachRouter(), [])
-  useEffect(() => {
-    void refreshUser()
-  }, [])
+  useRouter(route.path, user)
+  const { main, drawerOpen, setDrawerOpen } = useNewPage(route.path)
 
   const match = matchRoute(route.path)
-  const guarded = !!match && match.route.access !== 'public'
-
-  // The guard reads the stores, not this render's values: attachRouter (above) has just re-read the address bar.
-  useEffect(() => {
-    const current = matchRoute($route.get().path)
-    if (current && current.route.access !== 'public' && !$session.get()) navigate('/login', { replace: true })
-  }, [route.path, user, navigate])
-
-  useEffect(() => {
-    setDrawerOpen(false)
-    if (firstPath.current) {
-      firstPath.current = false
-      return
-    }
-    main.current?.focus({ preventScroll: true })
-    if (typeof scrollTo === 'function') scrollTo({ top: 0 })
-  }, [route.path])
-
   const systemName = status?.system_name || t('app.defaultName')
   usePageHead(match ? `${t(match.route.title)} · ${systemName}` : systemName, languageTag(locale))
 
@@ -150,19 +126,6 @@ export function ConsoleScreen({ noFooter = false, onLogin, onLogout, onTopup }: 
     navigate('/login')
   }
 
-  let content
-  if (!match) content = <NotFound />
-  else if (guarded && !user) content = null
-  else if (match.route.access === 'admin' && !isAdmin) content = <Forbidden />
-  else
-    content = match.route.render({
-      params: match.params,
-      query: route.query,
-      onLogin: (u) => onLogin?.(u),
-      onLogout: () => onLogout?.(),
-      onTopup: (q) => onTopup?.(q),
-    })
-
   return (
     <div className={`tg-console${collapsed ? ' tg-console--collapsed' : ''}${small ? ' tg-console--small' : ''}`}>
       <style>{consoleCss}</style>
@@ -172,24 +135,7 @@ export function ConsoleScreen({ noFooter = false, onLogin, onLogout, onTopup }: 
         onMenu={() => (small ? setDrawerOpen(true) : setSidebarCollapsed(!collapsed))}
         onLogout={logout}
       />
-      {!small && (
-        <nav className="tg-sidebar" part="sidebar" aria-label={t('nav.label')} data-collapsed={String(collapsed)}>
-          <SidebarNav entries={entries} active={active} collapsed={collapsed} />
-        </nav>
-      )}
-      {small && (
-        <sl-drawer
-          label={t('nav.label')}
-          placement="start"
-          open={drawerOpen}
-          className="tg-drawer"
-          onsl-after-hide={(e: Event) => e.target === e.currentTarget && setDrawerOpen(false)}
-        >
-          <nav className="tg-sidebar tg-sidebar--drawer" part="sidebar" aria-label={t('nav.label')} data-collapsed="true">
-            <SidebarNav entries={entries} active={active} collapsed={false} onNavigate={() => setDrawerOpen(false)} />
-          </nav>
-        </sl-drawer>
-      )}
+      <ConsoleNav small={small} collapsed={collapsed} entries={entries} active={active} drawerOpen={drawerOpen} onDrawer={setDrawerOpen} />
       <main
         className={`tg-content${match?.route.bare ? ' tg-content--bare' : ''}`}
         part="content"
@@ -198,10 +144,110 @@ export function ConsoleScreen({ noFooter = false, onLogin, onLogout, onTopup }: 
         data-route={match?.route.pattern ?? 'not-found'}
       >
         <ScreenBoundary resetKey={route.path}>
-          <Suspense fallback={<ScreenFallback />}>{content}</Suspense>
+          <Suspense fallback={<ScreenFallback />}>{routedContent(match, route, user, isAdmin, { onLogin, onLogout, onTopup })}</Suspense>
         </ScreenBoundary>
       </main>
       {!noFooter && <Footer />}
     </div>
+  )
+}
+
+/**
+ * The console follows the address bar while it is mounted, refreshes the signed-in user once, and
+ * sends a signed-out visitor of a guarded route to /login.
+ */
+function useRouter(path: string, user: User | null) {
+  const navigate = useNavigate()
+  useEffect(() => attachRouter(), [])
+  useEffect(() => {
+    void refreshUser()
+  }, [])
+
+  // The guard reads the stores, not this render's values: attachRouter (above) has just re-read the address bar.
+  useEffect(() => {
+    const current = matchRoute($route.get().path)
+    if (current && current.route.access !== 'public' && !$session.get()) navigate('/login', { replace: true })
+  }, [path, user, navigate])
+}
+
+/**
+ * What moving to another path does to the shell: the navigation drawer closes and, after the
+ * first path, the focus goes to the content and the page scrolls back to the top.
+ */
+function useNewPage(path: string) {
+  const [drawerOpen, setDrawerOpen] = useState(false)
+  const main = useRef<HTMLElement>(null)
+  const firstPath = useRef(true)
+  useEffect(() => {
+    setDrawerOpen(false)
+    if (firstPath.current) {
+      firstPath.current = false
+      return
+    }
+    main.current?.focus({ preventScroll: true })
+    if (typeof scrollTo === 'function') scrollTo({ top: 0 })
+  }, [path])
+  return { main, drawerOpen, setDrawerOpen }
+}
+
+/**
+ * The content of a route: not found, nothing while a guarded route sends a signed-out visitor to
+ * /login, forbidden for a non-administrator on an administrator's route, else the route's screen.
+ */
+function routedContent(
+  match: ReturnType<typeof matchRoute>,
+  route: Route,
+  user: User | null,
+  isAdmin: boolean,
+  { onLogin, onLogout, onTopup }: Pick<ConsoleScreenProps, 'onLogin' | 'onLogout' | 'onTopup'>,
+): ReactNode {
+  if (!match) return <NotFound />
+  if (match.route.access !== 'public' && !user) return null
+  if (match.route.access === 'admin' && !isAdmin) return <Forbidden />
+  return match.route.render({
+    params: match.params,
+    query: route.query,
+    onLogin: (u) => onLogin?.(u),
+    onLogout: () => onLogout?.(),
+    onTopup: (q) => onTopup?.(q),
+  })
+}
+
+/** The sidebar beside the content, or on small screens in a drawer the menu button opens. */
+function ConsoleNav({
+  small,
+  collapsed,
+  entries,
+  active,
+  drawerOpen,
+  onDrawer,
+}: {
+  small: boolean
+  collapsed: boolean
+  entries: NavEntry[]
+  active: string | undefined
+  drawerOpen: boolean
+  onDrawer: (open: boolean) => void
+}) {
+  const t = useT()
+  if (!small) {
+    return (
+      <nav className="tg-sidebar" part="sidebar" aria-label={t('nav.label')} data-collapsed={String(collapsed)}>
+        <SidebarNav entries={entries} active={active} collapsed={collapsed} />
+      </nav>
+    )
+  }
+  return (
+    <sl-drawer
+      label={t('nav.label')}
+      placement="start"
+      open={drawerOpen}
+      className="tg-drawer"
+      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onDrawer(false)}
+    >
+      <nav className="tg-sidebar tg-sidebar--drawer" part="sidebar" aria-label={t('nav.label')} data-collapsed="true">
+        <SidebarNav entries={entries} active={active} collapsed={false} onNavigate={() => onDrawer(false)} />
+      </nav>
+    </sl-drawer>
   )
 }

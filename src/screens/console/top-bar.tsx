@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react'
 import { useLocale, useT } from '../../i18n/t.ts'
 import { $prefs, setLocale, toggleTheme, type Locale } from '../../stores/prefs.ts'
 import { $session } from '../../stores/session.ts'
+import type { User } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { now } from '../../stores/clock.ts'
 import { roleTier } from '../../../domain/roles.ts'
@@ -41,15 +42,11 @@ interface TopBarProps {
 /** Brand, the sidebar toggle, the festive greeting, language and theme switches, sign-in links or the account menu. */
 export function TopBar({ small, collapsed, onMenu, onLogout }: TopBarProps) {
   const t = useT()
-  const locale = useLocale()
-  const navigate = useNavigate()
   const { theme } = useStore($prefs, { keys: ['theme'] })
   const user = useStore($session)
   const status = useStore($status)
   const greeting = festiveGreeting(now())
   const name = status?.system_name || t('app.defaultName')
-  const role = user ? t(`role.${roleTier(user.role)}`) : ''
-  const displayName = user?.display_name || user?.username || ''
 
   return (
     <header className="tg-topbar" part="header">
@@ -72,25 +69,7 @@ export function TopBar({ small, collapsed, onMenu, onLogout }: TopBarProps) {
           <span className="tg-topbar__festive-text">{t(greeting)}</span>
         </sl-tag>
       )}
-      <sl-dropdown
-        placement="bottom-end"
-        onsl-select={(e: CustomEvent<{ item: { value: string } }>) => setLocale(e.detail.item.value as Locale)}
-      >
-        <sl-icon-button slot="trigger" name="translate" label={t('top.language')} data-action="language"></sl-icon-button>
-        <sl-menu>
-          {LANGUAGES.map((l) => (
-            <sl-menu-item
-              key={l.value}
-              value={l.value}
-              type="checkbox"
-              checked={locale === l.value}
-              lang={l.value === 'zh' ? 'zh-CN' : 'en'}
-            >
-              {l.label}
-            </sl-menu-item>
-          ))}
-        </sl-menu>
-      </sl-dropdown>
+      <LanguageMenu />
       <sl-icon-button
         name={theme === 'dark' ? 'sun' : 'moon-stars'}
         label={theme === 'dark' ? t('top.toLight') : t('top.toDark')}
@@ -98,41 +77,7 @@ export function TopBar({ small, collapsed, onMenu, onLogout }: TopBarProps) {
         data-action="theme"
       ></sl-icon-button>
       {user ? (
-        <sl-dropdown
-          placement="bottom-end"
-          onsl-select={(e: CustomEvent<{ item: { value: string } }>) =>
-            e.detail.item.value === 'logout' ? onLogout() : navigate('/setting')
-          }
-        >
-          <button slot="trigger" className="tg-topbar__account" data-action="account">
-            <span aria-hidden="true">
-              <sl-avatar
-                initials={displayName.slice(0, 1).toUpperCase()}
-                label={displayName}
-                style={{ '--size': '1.75rem' } as React.CSSProperties}
-              ></sl-avatar>
-            </span>
-            {!small && <span className="tg-topbar__username">{displayName}</span>}
-            <span className="visually-hidden">{t('top.account')}</span>
-            <sl-icon name="chevron-down" library="system" aria-hidden="true"></sl-icon>
-          </button>
-          <sl-menu>
-            <sl-menu-label>
-              {displayName}
-              <br />
-              <small>{role}</small>
-            </sl-menu-label>
-            <sl-divider></sl-divider>
-            <sl-menu-item value="settings">
-              <sl-icon slot="prefix" name="gear"></sl-icon>
-              {t('top.settings')}
-            </sl-menu-item>
-            <sl-menu-item value="logout" data-action="logout">
-              <sl-icon slot="prefix" name="box-arrow-right"></sl-icon>
-              {t('top.logout')}
-            </sl-menu-item>
-          </sl-menu>
-        </sl-dropdown>
+        <AccountMenu user={user} small={small} onLogout={onLogout} />
       ) : (
         <nav className="tg-topbar__auth" aria-label={t('top.login')}>
           <Link to="/login" className="tg-button tg-button--text" data-link="login">
@@ -146,5 +91,69 @@ export function TopBar({ small, collapsed, onMenu, onLogout }: TopBarProps) {
         </nav>
       )}
     </header>
+  )
+}
+
+/** The language switch: each language named in itself, the current one ticked. */
+function LanguageMenu() {
+  const t = useT()
+  const locale = useLocale()
+  return (
+    <sl-dropdown
+      placement="bottom-end"
+      onsl-select={(e: CustomEvent<{ item: { value: string } }>) => setLocale(e.detail.item.value as Locale)}
+    >
+      <sl-icon-button slot="trigger" name="translate" label={t('top.language')} data-action="language"></sl-icon-button>
+      <sl-menu>
+        {LANGUAGES.map((l) => (
+          <sl-menu-item key={l.value} value={l.value} type="checkbox" checked={locale === l.value} lang={l.value === 'zh' ? 'zh-CN' : 'en'}>
+            {l.label}
+          </sl-menu-item>
+        ))}
+      </sl-menu>
+    </sl-dropdown>
+  )
+}
+
+/** The signed-in user's menu: name and role, the settings and signing out. */
+function AccountMenu({ user, small, onLogout }: { user: User; small: boolean; onLogout: () => void }) {
+  const t = useT()
+  const navigate = useNavigate()
+  const role = t(`role.${roleTier(user.role)}`)
+  const displayName = user.display_name || user.username || ''
+  return (
+    <sl-dropdown
+      placement="bottom-end"
+      onsl-select={(e: CustomEvent<{ item: { value: string } }>) => (e.detail.item.value === 'logout' ? onLogout() : navigate('/setting'))}
+    >
+      <button slot="trigger" className="tg-topbar__account" data-action="account">
+        <span aria-hidden="true">
+          <sl-avatar
+            initials={displayName.slice(0, 1).toUpperCase()}
+            label={displayName}
+            style={{ '--size': '1.75rem' } as React.CSSProperties}
+          ></sl-avatar>
+        </span>
+        {!small && <span className="tg-topbar__username">{displayName}</span>}
+        <span className="visually-hidden">{t('top.account')}</span>
+        <sl-icon name="chevron-down" library="system" aria-hidden="true"></sl-icon>
+      </button>
+      <sl-menu>
+        <sl-menu-label>
+          {displayName}
+          <br />
+          <small>{role}</small>
+        </sl-menu-label>
+        <sl-divider></sl-divider>
+        <sl-menu-item value="settings">
+          <sl-icon slot="prefix" name="gear"></sl-icon>
+          {t('top.settings')}
+        </sl-menu-item>
+        <sl-menu-item value="logout" data-action="logout">
+          <sl-icon slot="prefix" name="box-arrow-right"></sl-icon>
+          {t('top.logout')}
+        </sl-menu-item>
+      </sl-menu>
+    </sl-dropdown>
   )
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useStore } from '@nanostores/react'
 import { useLocale, useT } from '../../i18n/t.ts'
 import * as dataApi from '../../api/data.ts'
@@ -15,22 +15,11 @@ import { compactNumber } from '../../../domain/quota.ts'
 import { UsageChart } from './usage-chart.tsx'
 import { UsageTables } from './usage-tables.tsx'
 import { BreakdownPanel } from './breakdown-panel.tsx'
-import { defaultRange, parseGranularity, summarize, type Granularity } from './usage-rules.ts'
-import { GRANULARITIES } from '../../../domain/time.ts'
-import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
+import { DashboardFilters, GranularityPicker, type Query } from './dashboard-filters.tsx'
+import { defaultRange, parseGranularity, summarize, type Granularity, type UsageSummary } from './usage-rules.ts'
 import dashboardCss from './dashboard.css?inline'
-import '@shoelace-style/shoelace/dist/components/button/button.js'
-import '@shoelace-style/shoelace/dist/components/input/input.js'
-import '@shoelace-style/shoelace/dist/components/radio-button/radio-button.js'
-import '@shoelace-style/shoelace/dist/components/radio-group/radio-group.js'
 import '../../ui/icons/bar-chart-line.ts'
 import '../../i18n/en/dashboard.ts'
-
-interface Query {
-  start: number
-  end: number
-  username: string
-}
 
 /**
  * The data dashboard (/detail): the quota, requests and tokens of a period, and a stacked chart
@@ -115,19 +104,69 @@ function Dashboard({
   const t = useT()
   const locale = useLocale()
   const status = useStore($status)
-  const [startText, setStartText] = useState(() => toLocalInput(query.start))
-  const [endText, setEndText] = useState(() => toLocalInput(query.end))
-  const [username, setUsername] = useState(query.username)
-  const [message, setMessage] = useState<string | null>(null)
+  const { load, answered, retry } = useUsage(admin, query)
+  const rows = load.state === 'ready' ? load.data : null
+  const summary = useMemo(() => (rows ? summarize(rows, granularity) : null), [rows, granularity])
+  const quota = useCallback((q: number) => formatQuota(q, status), [status])
+  const quotaTicks = useCallback((ticks: number[]) => formatQuotaTicks(ticks, status), [status])
+  const number = useMemo(() => new Intl.NumberFormat(locale === 'zh' ? 'zh-CN' : 'en'), [locale])
+
+  return (
+    <div
+      className="tg-dash"
+      data-dashboard=""
+      data-answered={answered}
+      aria-busy={load.state === 'loading' || (load.state === 'ready' && load.refreshing) ? 'true' : undefined}
+    >
+      <style>{dashboardCss}</style>
+      <PageHeader title={t('nav.detail')} description={t('dashboard.subtitle', { minutes: status?.data_export_interval ?? 5 })} />
+      <DashboardFilters admin={admin} query={query} onQuery={onQuery} onRetry={retry} busy={load.state === 'ready' && load.refreshing} />
+      <GranularityPicker granularity={granularity} onGranularity={onGranularity} />
+      <LoadState
+        load={load}
+        skeletonRows={5}
+        onRetry={retry}
+        isEmpty={(data) => data.length === 0}
+        empty={
+          <EmptyState icon="bar-chart-line" title={t('dashboard.empty')}>
+            {t('dashboard.emptyBody')}
+          </EmptyState>
+        }
+      >
+        {() =>
+          summary && (
+            <>
+              <UsageTotals summary={summary} formatQuota={quota} number={number} />
+              <UsageChart summary={summary} formatValue={quota} formatTicks={quotaTicks} />
+              <UsageTables summary={summary} formatQuota={quota} formatNumber={number.format} />
+            </>
+          )
+        }
+      </LoadState>
+      <BreakdownPanel
+        admin={admin}
+        granularity={granularity}
+        start={query.start}
+        end={query.end}
+        username={query.username}
+        formatQuota={quota}
+        formatTicks={quotaTicks}
+        formatNumber={number.format}
+      />
+    </div>
+  )
+}
+
+/**
+ * The usage rows of a query: everyone's (or one user's) for an administrator, the user's own
+ * otherwise. A new query keeps the last figures on screen while it loads; `answered` names the
+ * query (and attempt) the figures on screen answer, so hosts and tests can tell a fresh answer
+ * from the last one.
+ */
+function useUsage(admin: boolean, query: Query): { load: Load<QuotaDataRow[]>; answered: string; retry: () => void } {
   const [load, setLoad] = useState<Load<QuotaDataRow[]>>({ state: 'loading' })
   const [attempt, setAttempt] = useState(0)
-  // which query the figures on screen answer (hosts and tests can tell a fresh answer from the last one)
   const [answered, setAnswered] = useState('')
-
-  useEffect(() => {
-    setStartText(toLocalInput(query.start))
-    setEndText(toLocalInput(query.end))
-  }, [query.start, query.end])
 
   useEffect(() => {
     let live = true
@@ -149,133 +188,43 @@ function Dashboard({
     }
   }, [admin, query, attempt])
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    const start = fromLocalInput(startText)
-    const end = fromLocalInput(endText)
-    if (start === null || end === null || end < start) {
-      setMessage(t('dashboard.rangeInvalid'))
-      return
-    }
-    setMessage(null)
-    const next = { start, end, username: admin ? username.trim() : '' }
-    if (next.start === query.start && next.end === query.end && next.username === query.username) setAttempt((n) => n + 1)
-    else onQuery(next)
-  }
+  return { load, answered, retry: () => setAttempt((n) => n + 1) }
+}
 
-  const rows = load.state === 'ready' ? load.data : null
-  const summary = useMemo(() => (rows ? summarize(rows, granularity) : null), [rows, granularity])
-  const quota = useCallback((q: number) => formatQuota(q, status), [status])
-  const quotaTicks = useCallback((ticks: number[]) => formatQuotaTicks(ticks, status), [status])
-  const number = useMemo(() => new Intl.NumberFormat(locale === 'zh' ? 'zh-CN' : 'en'), [locale])
-
+/** The period's quota, requests and tokens. */
+function UsageTotals({
+  summary,
+  formatQuota,
+  number,
+}: {
+  summary: UsageSummary
+  formatQuota: (q: number) => string
+  number: Intl.NumberFormat
+}) {
+  const t = useT()
   return (
-    <div
-      className="tg-dash"
-      data-dashboard=""
-      data-answered={answered}
-      aria-busy={load.state === 'loading' || (load.state === 'ready' && load.refreshing) ? 'true' : undefined}
-    >
-      <style>{dashboardCss}</style>
-      <PageHeader title={t('nav.detail')} description={t('dashboard.subtitle', { minutes: status?.data_export_interval ?? 5 })} />
-      <form className="tg-dash__filters" part="filters" onSubmit={submit} noValidate aria-label={t('dashboard.filters')}>
-        <sl-input
-          name="start"
-          type="datetime-local"
-          label={t('dashboard.start')}
-          value={startText}
-          onsl-input={(e: Event) => setStartText((e.target as HTMLInputElement).value)}
-        ></sl-input>
-        <sl-input
-          name="end"
-          type="datetime-local"
-          label={t('dashboard.end')}
-          value={endText}
-          onsl-input={(e: Event) => setEndText((e.target as HTMLInputElement).value)}
-        ></sl-input>
-        {admin && (
-          <sl-input
-            name="username"
-            label={t('dashboard.username')}
-            placeholder={t('dashboard.usernamePlaceholder')}
-            value={username}
-            autocomplete="off"
-            clearable
-            onsl-input={(e: Event) => setUsername((e.target as HTMLInputElement).value)}
-          ></sl-input>
-        )}
-        <sl-button type="submit" variant="primary" loading={load.state === 'ready' && load.refreshing} data-query="">
-          {t('dashboard.query')}
-        </sl-button>
-        {message && (
-          <p className="tg-dash__message" role="alert">
-            {message}
-          </p>
-        )}
-      </form>
-      <sl-radio-group
-        className="tg-dash__granularity"
-        name="granularity"
-        data-granularity-group=""
-        label={t('dashboard.granularity')}
-        value={granularity}
-        size="small"
-        onsl-change={(e: Event) => onGranularity(parseGranularity((e.target as HTMLInputElement).value))}
-      >
-        {GRANULARITIES.map((g) => (
-          <sl-radio-button key={g} value={g} data-granularity={g}>
-            {t(`dashboard.${g}`)}
-          </sl-radio-button>
-        ))}
-      </sl-radio-group>
-      <LoadState
-        load={load}
-        skeletonRows={5}
-        onRetry={() => setAttempt((n) => n + 1)}
-        isEmpty={(data) => data.length === 0}
-        empty={
-          <EmptyState icon="bar-chart-line" title={t('dashboard.empty')}>
-            {t('dashboard.emptyBody')}
-          </EmptyState>
-        }
-      >
-        {() =>
-          summary && (
-            <>
-              <section className="tg-dash__totals" part="totals" aria-label={t('dashboard.totals')}>
-                <div className="tg-dash__stat" data-total="quota">
-                  <span className="tg-dash__stat-label">{t('dashboard.totalQuota')}</span>
-                  <span className="tg-dash__stat-value" title={number.format(summary.totals.quota)}>
-                    {quota(summary.totals.quota)}
-                  </span>
-                </div>
-                <div className="tg-dash__stat" data-total="requests">
-                  <span className="tg-dash__stat-label">{t('dashboard.totalRequests')}</span>
-                  <span className="tg-dash__stat-value">{number.format(summary.totals.count)}</span>
-                </div>
-                <div className="tg-dash__stat" data-total="tokens">
-                  <span className="tg-dash__stat-label">{t('dashboard.totalTokens')}</span>
-                  <span className="tg-dash__stat-value" title={number.format(summary.totals.tokens)}>
-                    {compactNumber(summary.totals.tokens)}
-                  </span>
-                </div>
-              </section>
-              <UsageChart summary={summary} formatValue={quota} formatTicks={quotaTicks} />
-              <UsageTables summary={summary} formatQuota={quota} formatNumber={number.format} />
-            </>
-          )
-        }
-      </LoadState>
-      <BreakdownPanel
-        admin={admin}
-        granularity={granularity}
-        start={query.start}
-        end={query.end}
-        username={query.username}
-        formatQuota={quota}
-        formatTicks={quotaTicks}
-        formatNumber={number.format}
-      />
+    <section className="tg-dash__totals" part="totals" aria-label={t('dashboard.totals')}>
+      <Stat name="quota" label={t('dashboard.totalQuota')} title={number.format(summary.totals.quota)}>
+        {formatQuota(summary.totals.quota)}
+      </Stat>
+      <Stat name="requests" label={t('dashboard.totalRequests')}>
+        {number.format(summary.totals.count)}
+      </Stat>
+      <Stat name="tokens" label={t('dashboard.totalTokens')} title={number.format(summary.totals.tokens)}>
+        {compactNumber(summary.totals.tokens)}
+      </Stat>
+    </section>
+  )
+}
+
+/** One figure of the totals, with its exact value in the title where it is rounded. */
+function Stat({ name, label, title, children }: { name: string; label: string; title?: string; children: string }) {
+  return (
+    <div className="tg-dash__stat" data-total={name}>
+      <span className="tg-dash__stat-label">{label}</span>
+      <span className="tg-dash__stat-value" title={title}>
+        {children}
+      </span>
     </div>
   )
 }

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ComponentProps } from 'react'
 import { useStore } from '@nanostores/react'
 import { useLogLabels } from './logs-labels.ts'
 import { $logStat, logList, refreshLogStat, searchLogs, type LogFilters as AppliedFilters } from '../../stores/logs.ts'
+import type { Log } from '../../api/types.ts'
 import { $isAdmin, $isRoot, $session } from '../../stores/session.ts'
 import { $status } from '../../stores/status.ts'
 import { $prefs, PAGE_SIZES } from '../../stores/prefs.ts'
@@ -10,7 +11,7 @@ import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { LoadState } from '../../ui/load-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { usePagedList } from '../../stores/paged-list.ts'
+import { usePagedList, type PagedListView } from '../../stores/paged-list.ts'
 import { useMediaQuery } from '../../ui/media.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
@@ -83,16 +84,11 @@ export function LogsScreen() {
   const admin = useStore($isAdmin)
   // cleaning the log is root's (spec sections 2 and 6)
   const root = useStore($isRoot)
-  const status = useStore($status)
   const { 'log-page-size': pageSize } = useStore($prefs, { keys: ['log-page-size'] })
   const [draft, setDraft] = useState<LogDraft>(defaultDraft)
   const [start] = useState<AppliedFilters>(() => toFilters(draft))
-  const stat = useStore($logStat)
   const [userInfo, setUserInfo] = useState<{ id: number; username: string } | null>(null)
   const [cleaning, setCleaning] = useState(false)
-  // on small screens the seven filters would fill the first screen: they fold behind a toggle
-  const small = useMediaQuery(SMALL_SCREEN)
-  const [filtersOpen, setFiltersOpen] = useState(false)
   const { copy, fallback } = useCopy()
   const size = pageSizeOf(pageSize)
 
@@ -118,60 +114,15 @@ export function LogsScreen() {
   return (
     <div className="tg-screen" data-screen="logs" data-mode={admin ? 'admin' : 'user'}>
       <style>{listCss + logsCss}</style>
-      <PageHeader
-        title={t('nav.log')}
-        description={admin ? t('logs.descriptionAdmin') : t('logs.description')}
-        actions={
-          <>
-            <ExportLogs />
-            {root && (
-              <sl-button variant="default" size="small" onClick={() => setCleaning(true)} data-action="clean-logs">
-                {t('logs.clean.open')}
-              </sl-button>
-            )}
-          </>
-        }
-      />
-      {small && (
-        <button
-          type="button"
-          className="tg-button tg-filters-toggle"
-          aria-expanded={filtersOpen}
-          aria-controls="tg-log-filters"
-          data-action="toggle-filters"
-          onClick={() => setFiltersOpen((o) => !o)}
-        >
-          {t('logs.filtersToggle')}
-          <span className="tg-filters-toggle__caret" aria-hidden="true">
-            ▾
-          </span>
-        </button>
-      )}
-      <LogFilters
-        id="tg-log-filters"
-        hidden={small && !filtersOpen}
+      <LogsHeader admin={admin} root={root} onClean={() => setCleaning(true)} />
+      <FoldingFilters
         admin={admin}
         draft={draft}
         onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))}
         onSubmit={search}
         busy={list.load.state === 'loading' || (list.load.state === 'ready' && !!list.load.refreshing)}
       />
-      <p className="tg-stat" data-stat="" aria-live="polite">
-        {stat === null ? (
-          <sl-spinner aria-label={t('common.loading')}></sl-spinner>
-        ) : stat === 'error' ? (
-          t('logs.statFailed')
-        ) : (
-          <>
-            <span>
-              {t('logs.stat.quota')}: <strong data-stat-quota="">{formatQuota(stat.quota, status)}</strong>
-            </span>
-            <span>
-              {t('logs.stat.tokens')}: <strong data-stat-tokens="">{stat.token}</strong>
-            </span>
-          </>
-        )}
-      </p>
+      <LogStat />
       <LoadState
         load={list.load}
         onRetry={list.reload}
@@ -191,37 +142,118 @@ export function LogsScreen() {
               onUser={(log) => setUserInfo({ id: log.user_id, username: log.username })}
               onCopy={(text) => void copy(text)}
             />
-            <div className="tg-list-footer">
-              <span className="tg-muted tg-small" data-row-count={rows.length}>
-                {t('logs.shown', { n: rows.length })}
-              </span>
-              {list.hasMore && (
-                <sl-button size="small" onClick={() => void list.loadMore()} loading={list.loadingMore} data-action="load-more">
-                  {t('logs.loadMore')}
-                </sl-button>
-              )}
-              <sl-select
-                className="tg-list-footer__end tg-log__page-size"
-                name="page-size"
-                size="small"
-                hoist
-                label={t('logs.pageSize')}
-                value={String(size)}
-                onsl-change={(e: Event) => $prefs.setKey('log-page-size', Number((e.target as HTMLInputElement).value) || PAGE_SIZES[0])}
-              >
-                {PAGE_SIZES.map((n) => (
-                  <sl-option key={n} value={String(n)}>
-                    {n}
-                  </sl-option>
-                ))}
-              </sl-select>
-            </div>
+            <LogsFooter list={list} rows={rows} size={size} />
           </>
         )}
       </LoadState>
       {admin && <UserInfoDialog target={userInfo} onClose={() => setUserInfo(null)} />}
       {admin && cleaning && <CleanLogsDialog open={cleaning} onClose={() => setCleaning(false)} />}
       {fallback}
+    </div>
+  )
+}
+
+/** The title, the export and, for root, the button that opens the log cleaning. */
+function LogsHeader({ admin, root, onClean }: { admin: boolean; root: boolean; onClean: () => void }) {
+  const t = useLogLabels()
+  return (
+    <PageHeader
+      title={t('nav.log')}
+      description={admin ? t('logs.descriptionAdmin') : t('logs.description')}
+      actions={
+        <>
+          <ExportLogs />
+          {root && (
+            <sl-button variant="default" size="small" onClick={onClean} data-action="clean-logs">
+              {t('logs.clean.open')}
+            </sl-button>
+          )}
+        </>
+      }
+    />
+  )
+}
+
+/** The filter form; on small screens the seven filters would fill the first screen, so they fold behind a toggle. */
+function FoldingFilters(props: Omit<ComponentProps<typeof LogFilters>, 'id' | 'hidden'>) {
+  const t = useLogLabels()
+  const small = useMediaQuery(SMALL_SCREEN)
+  const [filtersOpen, setFiltersOpen] = useState(false)
+  return (
+    <>
+      {small && (
+        <button
+          type="button"
+          className="tg-button tg-filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls="tg-log-filters"
+          data-action="toggle-filters"
+          onClick={() => setFiltersOpen((o) => !o)}
+        >
+          {t('logs.filtersToggle')}
+          <span className="tg-filters-toggle__caret" aria-hidden="true">
+            ▾
+          </span>
+        </button>
+      )}
+      <LogFilters id="tg-log-filters" hidden={small && !filtersOpen} {...props} />
+    </>
+  )
+}
+
+/** The statistics line of the filtered rows: quota and tokens, a spinner while it loads. */
+function LogStat() {
+  const t = useLogLabels()
+  const stat = useStore($logStat)
+  const status = useStore($status)
+  return (
+    <p className="tg-stat" data-stat="" aria-live="polite">
+      {stat === null ? (
+        <sl-spinner aria-label={t('common.loading')}></sl-spinner>
+      ) : stat === 'error' ? (
+        t('logs.statFailed')
+      ) : (
+        <>
+          <span>
+            {t('logs.stat.quota')}: <strong data-stat-quota="">{formatQuota(stat.quota, status)}</strong>
+          </span>
+          <span>
+            {t('logs.stat.tokens')}: <strong data-stat-tokens="">{stat.token}</strong>
+          </span>
+        </>
+      )}
+    </p>
+  )
+}
+
+/** Under the table: how many rows are shown, "load more" and the page size (kept in the preferences). */
+function LogsFooter({ list, rows, size }: { list: PagedListView<Log, unknown>; rows: Log[]; size: number }) {
+  const t = useLogLabels()
+  return (
+    <div className="tg-list-footer">
+      <span className="tg-muted tg-small" data-row-count={rows.length}>
+        {t('logs.shown', { n: rows.length })}
+      </span>
+      {list.hasMore && (
+        <sl-button size="small" onClick={() => void list.loadMore()} loading={list.loadingMore} data-action="load-more">
+          {t('logs.loadMore')}
+        </sl-button>
+      )}
+      <sl-select
+        className="tg-list-footer__end tg-log__page-size"
+        name="page-size"
+        size="small"
+        hoist
+        label={t('logs.pageSize')}
+        value={String(size)}
+        onsl-change={(e: Event) => $prefs.setKey('log-page-size', Number((e.target as HTMLInputElement).value) || PAGE_SIZES[0])}
+      >
+        {PAGE_SIZES.map((n) => (
+          <sl-option key={n} value={String(n)}>
+            {n}
+          </sl-option>
+        ))}
+      </sl-select>
     </div>
   )
 }

@@ -40,8 +40,6 @@ export function RedemptionsTable({
   pending: ReadonlySet<string>
 }) {
   const L = useLabels()
-  const locale = useLocale()
-  const status = useStore($status)
   return (
     <div className="tg-admin__table-wrap">
       <table className="tg-admin__table" part="table" data-table="redemptions">
@@ -59,88 +57,100 @@ export function RedemptionsTable({
           </tr>
         </thead>
         <tbody>
-          {rows.map((r) => {
-            const s = STATUS[r.status] ?? { key: 'redemptions.status.unknown' as LabelKey, variant: 'neutral' }
-            const unused = r.status === REDEMPTION_STATUS.unused
-            return (
-              <tr
-                key={r.id}
-                data-id={r.id}
-                data-status={r.status}
-                data-shaded={String(!unused)}
-                className={unused ? undefined : 'tg-admin__row--shaded'}
-              >
-                <SelectRowCell id={r.id} selection={selection} label={L('admin.selectRow', { name: r.name })} />
-                <td data-label="ID">{r.id}</td>
-                <td data-label={L('redemptions.col.name')}>
-                  <span className="tg-admin__strong" data-cell="name">
-                    {r.name}
-                  </span>
-                </td>
-                <td data-label={L('redemptions.col.key')}>
-                  <code className="tg-admin__mono tg-admin__code" data-cell="key" title={r.key}>
-                    {r.key}
-                  </code>
-                </td>
-                <td data-label={L('redemptions.col.status')}>
-                  <sl-tag size="small" variant={s.variant} data-cell="status">
-                    {L(s.key)}
-                  </sl-tag>
-                </td>
-                <td data-label={L('redemptions.col.quota')} data-cell="quota">
-                  {formatQuota(r.quota ?? 0, status)}
-                </td>
-                <td data-label={L('redemptions.col.created')} data-cell="created" className="tg-admin__nowrap">
-                  {formatDateTime(r.created_time, locale)}
-                </td>
-                <td data-label={L('redemptions.col.usedBy')} data-cell="used-by">
-                  {r.used_user_id ? r.used_user_id : '-'}
-                </td>
-                <td data-label={L('admin.actions')}>
-                  <div className="tg-admin__actions">
-                    <sl-button size="small" data-action="copy" onClick={() => actions.copy(r)}>
-                      {L('redemptions.copy')}
-                    </sl-button>
-                    {unused ? (
-                      <sl-button
-                        size="small"
-                        data-action="disable"
-                        loading={pending.has(`${r.id}:status`)}
-                        onClick={() => actions.toggle(r)}
-                      >
-                        {L('admin.disable')}
-                      </sl-button>
-                    ) : (
-                      <sl-button
-                        size="small"
-                        data-action="enable"
-                        disabled={!canEnable(r)}
-                        loading={pending.has(`${r.id}:status`)}
-                        onClick={() => actions.toggle(r)}
-                      >
-                        {L('admin.enable')}
-                      </sl-button>
-                    )}
-                    <sl-button size="small" data-action="edit" disabled={!canEdit(r)} onClick={() => actions.edit(r)}>
-                      {L('admin.edit')}
-                    </sl-button>
-                    <sl-button
-                      size="small"
-                      variant="danger"
-                      outline
-                      data-action="delete"
-                      loading={pending.has(`${r.id}:delete`)}
-                      onClick={() => actions.remove(r)}
-                    >
-                      {L('admin.delete')}
-                    </sl-button>
-                  </div>
-                </td>
-              </tr>
-            )
-          })}
+          {rows.map((r) => (
+            <RedemptionRow key={r.id} code={r} selection={selection} actions={actions} pending={pending} />
+          ))}
         </tbody>
       </table>
     </div>
+  )
+}
+
+interface RowProps {
+  code: Redemption
+  actions: RedemptionActions
+  pending: ReadonlySet<string>
+}
+
+/** One code: shaded unless unused. */
+function RedemptionRow({ code: r, selection, actions, pending }: RowProps & { selection: RowSelection }) {
+  const L = useLabels()
+  const locale = useLocale()
+  const status = useStore($status)
+  const s = STATUS[r.status] ?? { key: 'redemptions.status.unknown' as LabelKey, variant: 'neutral' }
+  const unused = r.status === REDEMPTION_STATUS.unused
+  return (
+    <tr data-id={r.id} data-status={r.status} data-shaded={String(!unused)} className={unused ? undefined : 'tg-admin__row--shaded'}>
+      <SelectRowCell id={r.id} selection={selection} label={L('admin.selectRow', { name: r.name })} />
+      <td data-label="ID">{r.id}</td>
+      <td data-label={L('redemptions.col.name')}>
+        <span className="tg-admin__strong" data-cell="name">
+          {r.name}
+        </span>
+      </td>
+      <td data-label={L('redemptions.col.key')}>
+        <code className="tg-admin__mono tg-admin__code" data-cell="key" title={r.key}>
+          {r.key}
+        </code>
+      </td>
+      <td data-label={L('redemptions.col.status')}>
+        <sl-tag size="small" variant={s.variant} data-cell="status">
+          {L(s.key)}
+        </sl-tag>
+      </td>
+      <td data-label={L('redemptions.col.quota')} data-cell="quota">
+        {formatQuota(r.quota ?? 0, status)}
+      </td>
+      <td data-label={L('redemptions.col.created')} data-cell="created" className="tg-admin__nowrap">
+        {formatDateTime(r.created_time, locale)}
+      </td>
+      <td data-label={L('redemptions.col.usedBy')} data-cell="used-by">
+        {r.used_user_id ? r.used_user_id : '-'}
+      </td>
+      <ActionsCell code={r} actions={actions} pending={pending} />
+    </tr>
+  )
+}
+
+/** Copy; disable while unused, else enable (off for a used code); edit while unused; delete. */
+function ActionsCell({ code: r, actions, pending }: RowProps) {
+  const L = useLabels()
+  const unused = r.status === REDEMPTION_STATUS.unused
+  return (
+    <td data-label={L('admin.actions')}>
+      <div className="tg-admin__actions">
+        <sl-button size="small" data-action="copy" onClick={() => actions.copy(r)}>
+          {L('redemptions.copy')}
+        </sl-button>
+        {unused ? (
+          <sl-button size="small" data-action="disable" loading={pending.has(`${r.id}:status`)} onClick={() => actions.toggle(r)}>
+            {L('admin.disable')}
+          </sl-button>
+        ) : (
+          <sl-button
+            size="small"
+            data-action="enable"
+            disabled={!canEnable(r)}
+            loading={pending.has(`${r.id}:status`)}
+            onClick={() => actions.toggle(r)}
+          >
+            {L('admin.enable')}
+          </sl-button>
+        )}
+        <sl-button size="small" data-action="edit" disabled={!canEdit(r)} onClick={() => actions.edit(r)}>
+          {L('admin.edit')}
+        </sl-button>
+        <sl-button
+          size="small"
+          variant="danger"
+          outline
+          data-action="delete"
+          loading={pending.has(`${r.id}:delete`)}
+          onClick={() => actions.remove(r)}
+        >
+          {L('admin.delete')}
+        </sl-button>
+      </div>
+    </td>
   )
 }

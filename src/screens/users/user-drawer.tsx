@@ -12,6 +12,7 @@ import { AdminDrawer, DrawerActions } from '../../ui/admin/drawer.tsx'
 import { useLabels } from '../../ui/admin/labels.ts'
 import { useLingering } from '../../ui/admin/list.tsx'
 import { addQuota, formFromUser, newUserBody, userChanges, type UserForm } from './user-rules.ts'
+import type { Problem } from '../../../domain/problem.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '@shoelace-style/shoelace/dist/components/option/option.js'
@@ -30,6 +31,14 @@ interface UserDrawerProps {
 }
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value ?? ''
+
+/** The input handler of one field of a form held in state (the value is read while the event is live). */
+const setField =
+  <F,>(setForm: (change: (f: F) => F) => void, key: keyof F) =>
+  (e: Event) => {
+    const value = valueOf(e)
+    setForm((f) => ({ ...f, [key]: value }))
+  }
 
 /** The add drawer (/user/add, /user/edit) and the edit drawer (/user/edit/{id}). */
 export function UserDrawer({ editing, groups, onClose, onSaved }: UserDrawerProps) {
@@ -53,26 +62,43 @@ function AddUserForm({ onClose, onSaved }: Pick<UserDrawerProps, 'onClose' | 'on
   const t = useT()
   const L = useLabels()
   const [form, setForm] = useState({ username: '', display_name: '', password: '' })
+  const { message, busy, submit } = useSave(
+    () => newUserBody(form),
+    async (body) => {
+      const created = await usersApi.create(body)
+      toast.success(t('users.created'))
+      onSaved({ created })
+    },
+  )
+  return (
+    <form className="tg-admin__form" onSubmit={submit} noValidate data-form="user-add">
+      <IdentityFields adding form={form} setForm={setForm} />
+      {message && <FormMessage variant="danger">{message}</FormMessage>}
+      <DrawerActions busy={busy} saveLabel={L('admin.save')} onClose={onClose} />
+    </form>
+  )
+}
+
+/**
+ * Submitting a drawer's form: the first problem `check` finds becomes the form's message, else
+ * `save` runs with the body it gave, the save button busy meanwhile.
+ */
+function useSave<B>(check: () => { body: B } | { problem: Problem }, save: (body: B) => Promise<void>) {
+  const t = useT()
   const [message, setMessage] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const set = (key: keyof typeof form) => (e: Event) => {
-    const value = valueOf(e)
-    setForm((f) => ({ ...f, [key]: value }))
-  }
 
   async function submit(e: FormEvent) {
     e.preventDefault()
     setMessage(null)
-    const result = newUserBody(form)
+    const result = check()
     if ('problem' in result) {
       setMessage(problemMessage(t, result.problem))
       return
     }
     setBusy(true)
     try {
-      const created = await usersApi.create(result.body)
-      toast.success(t('users.created'))
-      onSaved({ created })
+      await save(result.body)
     } catch {
       // the API client has shown the server's message
     } finally {
@@ -80,12 +106,30 @@ function AddUserForm({ onClose, onSaved }: Pick<UserDrawerProps, 'onClose' | 'on
     }
   }
 
+  return { message, busy, submit }
+}
+
+type Identity = Pick<UserForm, 'username' | 'display_name' | 'password'>
+
+/** Username, display name and password: both required when adding; when editing an empty password keeps the old one. */
+function IdentityFields<F extends Identity>({
+  adding = false,
+  form,
+  setForm,
+}: {
+  adding?: boolean
+  form: F
+  setForm: (change: (f: F) => F) => void
+}) {
+  const t = useT()
+  const L = useLabels()
+  const set = (key: keyof Identity) => setField(setForm, key)
   return (
-    <form className="tg-admin__form" onSubmit={submit} noValidate data-form="user-add">
+    <>
       <sl-input
         label={t('field.username')}
         name="username"
-        required
+        required={adding}
         autocomplete="off"
         placeholder={t('placeholder.username')}
         value={form.username}
@@ -104,15 +148,13 @@ function AddUserForm({ onClose, onSaved }: Pick<UserDrawerProps, 'onClose' | 'on
         name="password"
         type="password"
         passwordToggle
-        required
+        required={adding}
         autocomplete="new-password"
-        placeholder={L('users.placeholder.newPassword')}
+        placeholder={adding ? L('users.placeholder.newPassword') : L('users.placeholder.password')}
         value={form.password}
         onsl-input={set('password')}
       ></sl-input>
-      {message && <FormMessage variant="danger">{message}</FormMessage>}
-      <DrawerActions busy={busy} saveLabel={L('admin.save')} onClose={onClose} />
-    </form>
+    </>
   )
 }
 
@@ -140,80 +182,43 @@ function EditUser({ id, groups, onClose, onSaved }: Omit<UserDrawerProps, 'editi
 function EditUserForm({ user, groups, onClose, onSaved }: Pick<UserDrawerProps, 'groups' | 'onClose' | 'onSaved'> & { user: User }) {
   const t = useT()
   const L = useLabels()
-  const status = useStore($status)
   const [form, setForm] = useState<UserForm>(() => formFromUser(user))
-  const [amount, setAmount] = useState('')
-  const [message, setMessage] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const set = (key: keyof UserForm) => (e: Event) => {
-    const value = valueOf(e)
-    setForm((f) => ({ ...f, [key]: value }))
-  }
-  const groupOptions = [...new Set([...groups, form.group].filter(Boolean))]
-  const quotaNumber = parseInt(form.quota, 10)
-
-  async function submit(e: FormEvent) {
-    e.preventDefault()
-    setMessage(null)
-    const result = userChanges(user.id, form)
-    if ('problem' in result) {
-      setMessage(problemMessage(t, result.problem))
-      return
-    }
-    setBusy(true)
-    try {
-      const updated = await usersApi.update(result.body)
+  const { message, busy, submit } = useSave(
+    () => userChanges(user.id, form),
+    async (body) => {
+      const updated = await usersApi.update(body)
       toast.success(t('users.updated'))
       onSaved({ updated })
-    } catch {
-      // the API client has shown the server's message
-    } finally {
-      setBusy(false)
-    }
-  }
-
-  const bindings: Array<[string, string, string]> = [
-    ['email', L('users.binding.email'), user.email],
-    ['github_id', L('users.binding.github'), user.github_id],
-    ['wechat_id', L('users.binding.wechat'), user.wechat_id],
-    ['telegram_id', L('users.binding.telegram'), user.telegram_id],
-  ]
+    },
+  )
+  const groupOptions = [...new Set([...groups, form.group].filter(Boolean))]
 
   return (
     <form className="tg-admin__form" onSubmit={submit} noValidate data-form="user-edit">
-      <sl-input
-        label={t('field.username')}
-        name="username"
-        autocomplete="off"
-        placeholder={t('placeholder.username')}
-        value={form.username}
-        onsl-input={set('username')}
-      ></sl-input>
-      <sl-input
-        label={L('users.field.displayName')}
-        name="display_name"
-        autocomplete="off"
-        placeholder={L('users.placeholder.displayName')}
-        value={form.display_name}
-        onsl-input={set('display_name')}
-      ></sl-input>
-      <sl-input
-        label={t('field.password')}
-        name="password"
-        type="password"
-        passwordToggle
-        autocomplete="new-password"
-        placeholder={L('users.placeholder.password')}
-        value={form.password}
-        onsl-input={set('password')}
-      ></sl-input>
-      <sl-select label={L('users.col.group')} name="group" hoist value={form.group} onsl-change={set('group')}>
+      <IdentityFields form={form} setForm={setForm} />
+      <sl-select label={L('users.col.group')} name="group" hoist value={form.group} onsl-change={setField(setForm, 'group')}>
         {groupOptions.map((g) => (
           <sl-option key={g} value={g}>
             {g}
           </sl-option>
         ))}
       </sl-select>
+      <QuotaFields quota={form.quota} onQuota={(change) => setForm((f) => ({ ...f, quota: change(f.quota) }))} />
+      <Bindings user={user} />
+      {message && <FormMessage variant="danger">{message}</FormMessage>}
+      <DrawerActions busy={busy} saveLabel={L('admin.save')} onClose={onClose} />
+    </form>
+  )
+}
+
+/** The quota as typed (with what it is worth in the site's currency) and an amount to add to it. */
+function QuotaFields({ quota, onQuota }: { quota: string; onQuota: (change: (quota: string) => string) => void }) {
+  const L = useLabels()
+  const status = useStore($status)
+  const [amount, setAmount] = useState('')
+  const quotaNumber = parseInt(quota, 10)
+  return (
+    <>
       <sl-input
         label={L('users.col.quota')}
         name="quota"
@@ -226,8 +231,11 @@ function EditUserForm({ user, groups, onClose, onSaved }: Pick<UserDrawerProps, 
                 amount: formatQuota(quotaNumber, { quota_per_unit: status?.quota_per_unit ?? 0, display_in_currency: true }),
               })
         }
-        value={form.quota}
-        onsl-input={set('quota')}
+        value={quota}
+        onsl-input={(e: Event) => {
+          const value = valueOf(e)
+          onQuota(() => value)
+        }}
       ></sl-input>
       <div className="tg-users__add-quota">
         <sl-input
@@ -243,30 +251,41 @@ function EditUserForm({ user, groups, onClose, onSaved }: Pick<UserDrawerProps, 
           data-action="add-quota"
           disabled={!amount.trim()}
           onClick={() => {
-            setForm((f) => ({ ...f, quota: addQuota(f.quota, amount) }))
+            onQuota((q) => addQuota(q, amount))
             setAmount('')
           }}
         >
           {L('users.addQuota')}
         </sl-button>
       </div>
-      <fieldset className="tg-users__bindings" data-bindings="">
-        <legend>{L('users.bindings')}</legend>
-        {bindings.map(([name, label, value]) => (
-          <sl-input
-            key={name}
-            label={label}
-            name={name}
-            size="small"
-            readonly
-            disabled
-            value={value || ''}
-            placeholder={L('users.notBound')}
-          ></sl-input>
-        ))}
-      </fieldset>
-      {message && <FormMessage variant="danger">{message}</FormMessage>}
-      <DrawerActions busy={busy} saveLabel={L('admin.save')} onClose={onClose} />
-    </form>
+    </>
+  )
+}
+
+/** The user's sign-in bindings, read only. */
+function Bindings({ user }: { user: User }) {
+  const L = useLabels()
+  const bindings: Array<[string, string, string]> = [
+    ['email', L('users.binding.email'), user.email],
+    ['github_id', L('users.binding.github'), user.github_id],
+    ['wechat_id', L('users.binding.wechat'), user.wechat_id],
+    ['telegram_id', L('users.binding.telegram'), user.telegram_id],
+  ]
+  return (
+    <fieldset className="tg-users__bindings" data-bindings="">
+      <legend>{L('users.bindings')}</legend>
+      {bindings.map(([name, label, value]) => (
+        <sl-input
+          key={name}
+          label={label}
+          name={name}
+          size="small"
+          readonly
+          disabled
+          value={value || ''}
+          placeholder={L('users.notBound')}
+        ></sl-input>
+      ))}
+    </fieldset>
   )
 }
