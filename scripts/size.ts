@@ -45,7 +45,7 @@ const LIB = 'dist/lib'
  * is wrapped to run on first use, which costs more than the new code saves there.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 289_200,
+  'tollgate.js': 290_300,
   'tollgate-config.js': 12_500,
   'tollgate-console.js': 250_000,
   'tollgate-login.js': 118_300,
@@ -53,7 +53,7 @@ const BUDGETS: Record<string, number> = {
   'tollgate-reset.js': 114_900,
   'tollgate-reset-confirm.js': 114_900,
   'tollgate-logs.js': 152_300,
-  'tollgate-tokens.js': 163_500,
+  'tollgate-tokens.js': 163_800,
   'tollgate-dashboard.js': 142_800,
   'tollgate-channels.js': 177_300,
   'tollgate-users.js': 155_600,
@@ -63,7 +63,7 @@ const BUDGETS: Record<string, number> = {
   'tollgate-tasks.js': 133_600,
   'tollgate-pricing.js': 120_100,
   // the classic build: one file with every element and screen (no chunks to share or load later)
-  'tollgate.classic.js': 302_400,
+  'tollgate.classic.js': 303_600,
 }
 
 /** Issue 12's goals where the budget is not there yet: printed with the distance, not enforced. */
