@@ -26,7 +26,12 @@ export function prefixUpperBound(prefix: string): string | null {
  * PostgreSQL compares in the "C" collation (byte order), whatever the database's own collation.
  */
 export function startsWithExact(dialect: Dialect, column: string, prefix: string): Expression<SqlBool> {
-  const ref = dialect === 'postgres' ? sql`${sql.ref(column)} collate "C"` : sql.ref(column)
+  return startsWithExpr(dialect, sql.ref(column), prefix)
+}
+
+/** startsWithExact for an expression of text (a column no index may serve, say). */
+export function startsWithExpr(dialect: Dialect, expr: Expression<unknown>, prefix: string): Expression<SqlBool> {
+  const ref = dialect === 'postgres' ? sql`${expr} collate "C"` : sql`${expr}`
   const upper = prefixUpperBound(prefix)
   return upper === null ? sql<SqlBool>`${ref} >= ${prefix}` : sql<SqlBool>`${ref} >= ${prefix} and ${ref} < ${upper}`
 }

@@ -10,7 +10,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
 import type { Dialect } from './index.ts'
 import type { DB } from './schema.ts'
 import { logStatQuery, type LogFilter } from './logs.ts'
-import { prefixUpperBound } from './dialect.ts'
+import { startsWithExact, startsWithExpr } from './dialect.ts'
 import { HOUR } from '../../domain/time.ts'
 import { LOG_TYPE } from '../../domain/statuses.ts'
 
@@ -21,17 +21,10 @@ export interface Stat {
 
 type BucketTable = 'quota_models' | 'quota_data' | 'quota_dims'
 
-/** A text column starting with `prefix`, as startsWithExact, for a bucket table's column. */
-function startsWith(dialect: Dialect, column: string, prefix: string): Expression<SqlBool> {
-  const ref = dialect === 'postgres' ? sql`${sql.ref(column)} collate "C"` : sql.ref(column)
-  const upper = prefixUpperBound(prefix)
-  return upper === null ? sql<SqlBool>`${ref} >= ${prefix}` : sql<SqlBool>`${ref} >= ${prefix} and ${ref} < ${upper}`
-}
-
 /** Which buckets answer the filter, and how they are narrowed; null when none can. */
 function bucketsFor(f: LogFilter, dialect: Dialect): { table: BucketTable; where: Expression<SqlBool>[] } | null {
   if (f.tokenName !== undefined) return null
-  const model = f.modelName !== undefined ? [startsWith(dialect, 'model_name', f.modelName)] : []
+  const model = f.modelName !== undefined ? [startsWithExact(dialect, 'model_name', f.modelName)] : []
   const byUser = f.userId !== undefined || f.username !== undefined
   if (f.channel !== undefined) {
     if (byUser || f.modelName !== undefined) return null
@@ -59,12 +52,7 @@ async function rowsBetween(db: Kysely<DB>, dialect: Dialect, f: LogFilter, start
   if (f.userId !== undefined) where.push(sql<SqlBool>`${n('user_id')} = ${f.userId}`)
   if (f.username !== undefined) where.push(sql<SqlBool>`${t('username')} = ${f.username}`)
   if (f.channel !== undefined) where.push(sql<SqlBool>`${n('channel')} = ${f.channel}`)
-  if (f.modelName !== undefined) {
-    const upper = prefixUpperBound(f.modelName)
-    const m = dialect === 'postgres' ? sql`(${t('model_name')}) collate "C"` : t('model_name')
-    where.push(sql<SqlBool>`${m} >= ${f.modelName}`)
-    if (upper !== null) where.push(sql<SqlBool>`${m} < ${upper}`)
-  }
+  if (f.modelName !== undefined) where.push(startsWithExpr(dialect, t('model_name'), f.modelName))
   const row = await db
     .selectFrom('logs')
     .select([sql<number | null>`sum(quota)`.as('quota'), sql<number | null>`sum(prompt_tokens + completion_tokens)`.as('token')])

@@ -7,7 +7,7 @@
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely'
 import type { Dialect } from './index.ts'
 import type { DB, LogsTable } from './schema.ts'
-import { startsWithExact, valueRows, type Placeholder } from './dialect.ts'
+import { startsWithExact, startsWithExpr, valueRows, type Placeholder } from './dialect.ts'
 import { LOG_TYPE } from '../../domain/statuses.ts'
 
 export type LogRow = Selectable<LogsTable>
@@ -26,8 +26,20 @@ export interface LogFilter {
   channel?: number
 }
 
-/** How a list walks the rows; see `chooseWalk`. */
-export type Walk = 'planner' | 'newest' | 'window'
+/**
+ * How a list walks the rows; see `chooseWalk`. `planner`: as the database plans it; `newest`: the
+ * id order, newest first, the time bounds checked on each row; `window`: the time index finds the
+ * rows, their ids sorted; `key`: the index of a filter that matches few rows finds them, their ids
+ * sorted; `ids`: the id order with every filter checked on each row (filters that match many).
+ */
+export type Walk = 'planner' | 'newest' | 'window' | 'key' | 'ids'
+
+/** The filters besides time and type, each with an index of its own. */
+const keyed = (f: LogFilter) =>
+  f.userId !== undefined || f.username !== undefined || f.tokenName !== undefined || f.modelName !== undefined || f.channel !== undefined
+
+/** A column as an expression of the same value that no index serves (`col + 0`, `col || ''`). */
+const plain = (column: string, text: boolean) => (text ? sql`(${sql.ref(column)} || '')` : sql`(${sql.ref(column)} + 0)`)
 
 function applyFilter<O>(
   q: SelectQueryBuilder<DB, 'logs', O>,
@@ -35,21 +47,29 @@ function applyFilter<O>(
   dialect: Dialect,
   walk: Walk = 'planner',
 ): SelectQueryBuilder<DB, 'logs', O> {
-  if (f.userId !== undefined) q = q.where('user_id', '=', f.userId)
+  // On the `ids` walk no filter may lead the planner to an index, and on `newest` and `key` the
+  // time bounds may not: the walk stays on the id order or on the filter's index.
+  const col = (column: string, text = false) => (walk === 'ids' ? plain(column, text) : sql.ref(column))
+  if (f.userId !== undefined) q = q.where(col('user_id'), '=', f.userId)
   if (f.type !== undefined) q = q.where('type', '=', f.type)
-  if (f.username !== undefined) q = q.where('username', '=', f.username)
-  if (f.tokenName !== undefined) q = q.where('token_name', '=', f.tokenName)
-  if (f.modelName !== undefined) q = q.where(startsWithExact(dialect, 'model_name', f.modelName))
-  if (f.channel !== undefined) q = q.where('channel', '=', f.channel)
-  // `created_at + 0` is the same value, but no index can serve it: the walk stays on the id order.
-  const createdAt = walk === 'newest' ? sql<number>`${sql.ref('created_at')} + 0` : sql<number>`${sql.ref('created_at')}`
+  if (f.username !== undefined) q = q.where(col('username', true), '=', f.username)
+  if (f.tokenName !== undefined) q = q.where(col('token_name', true), '=', f.tokenName)
+  if (f.modelName !== undefined) {
+    q = q.where(
+      walk === 'ids'
+        ? startsWithExpr(dialect, plain('model_name', true), f.modelName)
+        : startsWithExact(dialect, 'model_name', f.modelName),
+    )
+  }
+  if (f.channel !== undefined) q = q.where(col('channel'), '=', f.channel)
+  const createdAt = walk === 'newest' || walk === 'key' || walk === 'ids' ? plain('created_at', false) : sql.ref('created_at')
   if (f.start !== undefined) q = q.where(createdAt, '>=', f.start)
   if (f.end !== undefined) q = q.where(createdAt, '<=', f.end)
   return q
 }
 
 export const WALK_LIMITS = {
-  /** rows probed to tell a wide time window from a narrow one */
+  /** rows probed to tell a wide time window (or a common filter) from a narrow one */
   wide: 5000,
   /** newer rows a newest-first walk may step over before it reaches a wide window */
   skip: 50000,
@@ -72,25 +92,44 @@ async function countUpTo(db: Kysely<DB>, start: number | undefined, end: number 
   return Number(row?.n ?? 0)
 }
 
+/** Whether one of the filters (on its own index) matches fewer than `cap` rows. */
+async function fewByKey(db: Kysely<DB>, dialect: Dialect, f: LogFilter, cap: number): Promise<boolean> {
+  const probes: Array<SelectQueryBuilder<DB, 'logs', { id: number }>> = []
+  const base = () => db.selectFrom('logs').select('id')
+  if (f.userId !== undefined) probes.push(base().where('user_id', '=', f.userId))
+  if (f.username !== undefined) probes.push(base().where('username', '=', f.username))
+  if (f.tokenName !== undefined) probes.push(base().where('token_name', '=', f.tokenName))
+  if (f.modelName !== undefined) probes.push(base().where(startsWithExact(dialect, 'model_name', f.modelName)))
+  if (f.channel !== undefined) probes.push(base().where('channel', '=', f.channel))
+  for (const p of probes) {
+    const row = await db
+      .selectFrom(p.limit(cap).as('probe'))
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirst()
+    if (Number(row?.n ?? 0) < cap) return true
+  }
+  return false
+}
+
 /**
- * A list filtered by time alone can be walked two ways, and planners without statistics (or with
- * a time/id correlation they cannot see) pick the wrong one. Newest first along the id order
- * finds a page at once when many rows fall in the window and few newer rows come before it;
- * otherwise the time index finds the window and only its ids are sorted. Two capped index counts
- * decide. With other filters the planner chooses: their indexes already narrow the rows.
+ * Planners without statistics (right after a bulk load, before autovacuum has analysed) and with a
+ * time/id correlation they cannot see pick the wrong walk, so it is chosen here from capped index
+ * counts. With filters besides time: when one of them matches few rows its index finds them
+ * (`key`); when all match many, the id order finds a page at once (`ids`), unless a narrow time
+ * window, or one far behind the newest rows, is the shorter way (`window`). A list filtered by time
+ * alone walks newest first when many rows fall in the window and few newer rows come before it,
+ * and by the time index otherwise.
  */
-export async function chooseWalk(db: Kysely<DB>, f: LogFilter, limits = WALK_LIMITS): Promise<Walk> {
-  const timeOnly =
-    (f.start !== undefined || f.end !== undefined) &&
-    f.userId === undefined &&
-    f.username === undefined &&
-    f.tokenName === undefined &&
-    f.modelName === undefined &&
-    f.channel === undefined
-  if (!timeOnly) return 'planner'
+export async function chooseWalk(db: Kysely<DB>, f: LogFilter, limits = WALK_LIMITS, dialect: Dialect = 'sqlite'): Promise<Walk> {
+  const timed = f.start !== undefined || f.end !== undefined
+  if (keyed(f)) {
+    if (await fewByKey(db, dialect, f, limits.wide)) return 'key'
+    if (!timed) return 'ids'
+  } else if (!timed) return 'planner'
   if ((await countUpTo(db, f.start, f.end, limits.wide)) < limits.wide) return 'window'
-  if (f.end === undefined) return 'newest'
-  return (await countUpTo(db, f.end + 1, undefined, limits.skip)) < limits.skip ? 'newest' : 'window'
+  const far = f.end !== undefined && (await countUpTo(db, f.end + 1, undefined, limits.skip)) >= limits.skip
+  if (far) return 'window'
+  return keyed(f) ? 'ids' : 'newest'
 }
 
 /**
@@ -98,7 +137,7 @@ export async function chooseWalk(db: Kysely<DB>, f: LogFilter, limits = WALK_LIM
  * indexes alone where the filters allow, and only those rows are read whole.
  */
 export function listLogsQuery(db: Kysely<DB>, dialect: Dialect, f: LogFilter, page: number, size: number, walk: Walk = 'planner') {
-  const order = walk === 'window' ? sql`${sql.ref('id')} + 0` : sql`${sql.ref('id')}`
+  const order = walk === 'window' || walk === 'key' ? sql`${sql.ref('id')} + 0` : sql`${sql.ref('id')}`
   const ids = applyFilter(db.selectFrom('logs').select('id'), f, dialect, walk)
     .orderBy(order, 'desc')
     .limit(size)
@@ -107,7 +146,7 @@ export function listLogsQuery(db: Kysely<DB>, dialect: Dialect, f: LogFilter, pa
 }
 
 export async function listLogs(db: Kysely<DB>, dialect: Dialect, f: LogFilter, page: number, size: number): Promise<LogRow[]> {
-  return listLogsQuery(db, dialect, f, page, size, await chooseWalk(db, f)).execute()
+  return listLogsQuery(db, dialect, f, page, size, await chooseWalk(db, f, WALK_LIMITS, dialect)).execute()
 }
 
 /**
@@ -122,12 +161,14 @@ export function logBatch(db: Kysely<DB>, dialect: Dialect, f: LogFilter, beforeI
 export function logStatQuery(db: Kysely<DB>, dialect: Dialect, f: LogFilter) {
   // A type filter other than consumption matches no consumption row: -1 makes that explicit.
   const type = f.type !== undefined && f.type !== LOG_TYPE.consume ? -1 : LOG_TYPE.consume
+  // with a filter besides time, its index finds the rows (the time bounds, often all time, may not)
   return applyFilter(
     db
       .selectFrom('logs')
       .select([sql<number | null>`sum(quota)`.as('quota'), sql<number | null>`sum(prompt_tokens + completion_tokens)`.as('token')]),
     { ...f, type },
     dialect,
+    keyed(f) ? 'key' : 'planner',
   )
 }
 

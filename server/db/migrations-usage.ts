@@ -63,3 +63,21 @@ export function quotaModels(dialect: Dialect): Migration {
     },
   }
 }
+
+/**
+ * A token's log statistics sum its rows (the buckets are kept by token id, the filter names the
+ * token): from an index that holds what they add up, as for a user's.
+ */
+export function tokenSums(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await sql
+        .raw(
+          dialect === 'postgres'
+            ? 'create index logs_token_type_created_sum on logs (token_name, type, created_at) include (user_id, quota, prompt_tokens, completion_tokens)'
+            : 'create index logs_token_type_created_sum on logs (token_name, type, created_at, user_id, quota, prompt_tokens, completion_tokens)',
+        )
+        .execute(db)
+    },
+  }
+}

@@ -255,19 +255,23 @@ for (const dialect of dialects) {
 
   describe(`log list walks (${dialect})`, () => {
     let s: TestServer
-    const rows: Array<{ id: number; created_at: number; type: number }> = []
+    const rows: Array<{ id: number; created_at: number; type: number; username: string; model_name: string; channel: number }> = []
     before(async () => {
       s = await startServer(dialect)
       // 400 rows whose created_at only roughly follows the id, as batched relay writes do.
       const values = Array.from({ length: 400 }, (_, i) => ({
         user_id: 1,
-        username: 'root',
+        username: i % 9 === 0 ? 'ann' : 'root',
         created_at: T0 + i * 10 + ((i * 7919) % 13) * 40 - 240,
         type: i % 7 === 0 ? 1 : 2,
         content: `w${i}`,
+        model_name: ['gpt-4o', 'gpt-4o-mini', 'o1', 'claude'][i % 4]!,
+        channel: i % 5,
       }))
       await s.ctx.db.insertInto('logs').values(values).execute()
-      rows.push(...(await s.ctx.db.selectFrom('logs').select(['id', 'created_at', 'type']).execute()))
+      rows.push(
+        ...(await s.ctx.db.selectFrom('logs').select(['id', 'created_at', 'type', 'username', 'model_name', 'channel']).execute()),
+      )
     })
     after(() => s.close())
 
@@ -281,25 +285,31 @@ for (const dialect of dialects) {
           fc.constantFrom(undefined, 1, 2),
           fc.integer({ min: 0, max: 5 }),
           fc.integer({ min: 1, max: 40 }),
-          async (start, end, type, page, size) => {
-            const f: LogFilter = { start, end, type }
+          fc.constantFrom(undefined, 'ann', 'root'),
+          fc.constantFrom(undefined, 'gpt-4o', 'o1', 'c'),
+          fc.constantFrom(undefined, 0, 3),
+          async (start, end, type, page, size, username, modelName, channel) => {
+            const f: LogFilter = { start, end, type, username, modelName, channel }
             const want = rows
               .filter(
                 (r) =>
                   (start === undefined || r.created_at >= start) &&
                   (end === undefined || r.created_at <= end) &&
-                  (type === undefined || r.type === type),
+                  (type === undefined || r.type === type) &&
+                  (username === undefined || r.username === username) &&
+                  (modelName === undefined || r.model_name.startsWith(modelName)) &&
+                  (channel === undefined || r.channel === channel),
               )
               .map((r) => r.id)
               .sort((a, b) => b - a)
               .slice(page * size, page * size + size)
-            for (const walk of ['planner', 'newest', 'window'] as Walk[]) {
+            for (const walk of ['planner', 'newest', 'window', 'key', 'ids'] as Walk[]) {
               const got = (await listLogsQuery(db, database.dialect, f, page, size, walk).execute()).map((r) => r.id)
               assert.deepEqual(got, want, `${walk} ${JSON.stringify({ start, end, type, page, size })}`)
             }
           },
         ),
-        { numRuns: 40, seed: 20261122 },
+        { numRuns: 80, seed: 20261122 },
       )
     })
 
@@ -312,11 +322,11 @@ for (const dialect of dialects) {
       assert.equal(await chooseWalk(db, { start: newest - 100, end: newest + 60 }, limits), 'window', 'narrow')
       assert.equal(await chooseWalk(db, { start: T0 - 500, end: T0 + 1500 }, limits), 'window', 'wide but far behind the newest rows')
       assert.equal(await chooseWalk(db, { start: T0, end: newest - 600 }, limits), 'newest', 'wide, a few newer rows to step over')
-      assert.equal(
-        await chooseWalk(db, { start: T0, end: newest, username: 'root' }, limits),
-        'planner',
-        'other filters: the planner decides',
-      )
+      assert.equal(await chooseWalk(db, { start: T0, end: newest, username: 'root' }, limits), 'ids', 'a common filter: the id order')
+      assert.equal(await chooseWalk(db, { username: 'root' }, limits), 'ids', 'a common filter, no time')
+      assert.equal(await chooseWalk(db, { start: T0, username: 'ann' }, limits), 'key', 'a filter of few rows: its index')
+      assert.equal(await chooseWalk(db, { username: 'root', channel: 99 }, limits), 'key', 'one filter of few rows is enough')
+      assert.equal(await chooseWalk(db, { start: newest - 100, end: newest + 60, username: 'root' }, limits), 'window', 'common, narrow window')
       assert.equal(await chooseWalk(db, {}, limits), 'planner')
     })
   })
