@@ -116,7 +116,8 @@ async function seed(server: Server, a: Args): Promise<SeedUser[]> {
   const shape = { users, channels, days: a.days }
   const have = await seeded(server)
   // (the server writes a few rows of its own besides the seeded ones)
-  if (have && (have < a.rows || have > a.rows * 1.01)) throw new Error(`the database holds ${have} log rows, not ${a.rows}: run without --reuse`)
+  if (have && (have < a.rows || have > a.rows * 1.01))
+    throw new Error(`the database holds ${have} log rows, not ${a.rows}: run without --reuse`)
   if (!have) {
     await seedLogs(database, logGenerator(shape, a.rows), a.rows, 20_000, (done) => {
       if (done % 1_000_000 === 0) lap(`${done} log rows`)
@@ -128,7 +129,10 @@ async function seed(server: Server, a: Args): Promise<SeedUser[]> {
   } else {
     // a database seeded by an earlier version: its buckets were summed from every row, as now
     await refillModelTotals(database.db)
-    const first = await database.db.selectFrom('logs').select(sql<number>`min(created_at)`.as('t')).executeTakeFirst()
+    const first = await database.db
+      .selectFrom('logs')
+      .select(sql<number>`min(created_at)`.as('t'))
+      .executeTakeFirst()
     await bucketsFrom(database.db, Number(first?.t ?? 0))
   }
   return users
@@ -168,6 +172,7 @@ async function signIn(
 
 interface Result {
   label: string
+  runs: number
   p50: number
   p95: number
   worst: number
@@ -188,10 +193,12 @@ async function measure(server: Server, a: Args, users: SeedUser[]): Promise<Resu
         ms.push(performance.now() - t)
         if (!body.success) throw new Error(`${c.path}: ${body.message}`)
         rows = Array.isArray(body.data) ? body.data.length : ((body.data as { rows?: unknown[] })?.rows?.length ?? 1)
+        // a call ten times over budget twice is over it: more runs would only make the bench long
+        if (ms.length === 2 && ms.every((t) => t > 10 * BUDGET_MS)) break
       }
       ms.sort((x, y) => x - y)
       const at = (q: number) => ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)]!
-      results.push({ label: c.label, p50: at(0.5), p95: at(0.95), worst: ms[ms.length - 1]!, rows })
+      results.push({ label: c.label, runs: ms.length, p50: at(0.5), p95: at(0.95), worst: ms[ms.length - 1]!, rows })
     }
     return results
   } finally {
@@ -205,10 +212,11 @@ async function measure(server: Server, a: Args, users: SeedUser[]): Promise<Resu
 
 function print(dialect: string, results: Result[]) {
   say(`\n${dialect}: ms through the HTTP route, budget p95 <= ${BUDGET_MS} ms`)
-  say('   p50     p95   worst  rows  ok  call')
+  say('   p50     p95   worst  rows  runs  ok  call')
   for (const r of results) {
     const f = (n: number) => n.toFixed(1).padStart(7)
-    say(`${f(r.p50)} ${f(r.p95)} ${f(r.worst)} ${String(r.rows).padStart(5)}  ${r.p95 <= BUDGET_MS ? 'ok' : '--'}  ${r.label}`)
+    const ok = r.p95 <= BUDGET_MS ? 'ok' : '--'
+    say(`${f(r.p50)} ${f(r.p95)} ${f(r.worst)} ${String(r.rows).padStart(5)} ${String(r.runs).padStart(5)}  ${ok}  ${r.label}`)
   }
   const over = results.filter((r) => r.p95 > BUDGET_MS).length
   say(`${dialect}: ${results.length - over} of ${results.length} calls within budget`)
