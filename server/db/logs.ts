@@ -30,9 +30,10 @@ export interface LogFilter {
  * How a list walks the rows; see `chooseWalk`. `planner`: as the database plans it; `newest`: the
  * id order, newest first, the time bounds checked on each row; `window`: the time index finds the
  * rows, their ids sorted; `key`: the index of a filter that matches few rows finds them, their ids
- * sorted; `ids`: the id order with every filter checked on each row (filters that match many).
+ * sorted; `ids`: the id order with every filter checked on each row (filters that match many);
+ * `user`: one user's rows in id order on their (user_id, id) index, the other filters checked on each.
  */
-export type Walk = 'planner' | 'newest' | 'window' | 'key' | 'ids'
+export type Walk = 'planner' | 'newest' | 'window' | 'key' | 'ids' | 'user'
 
 /** The filters besides time and type, each with an index of its own. */
 const keyed = (f: LogFilter) =>
@@ -49,20 +50,20 @@ function applyFilter<O>(
 ): SelectQueryBuilder<DB, 'logs', O> {
   // On the `ids` walk no filter may lead the planner to an index, and on `newest` and `key` the
   // time bounds may not: the walk stays on the id order or on the filter's index.
-  const col = (column: string, text = false) => (walk === 'ids' ? plain(column, text) : sql.ref(column))
-  if (f.userId !== undefined) q = q.where(col('user_id'), '=', f.userId)
+  const col = (column: string, text = false) => (walk === 'ids' || walk === 'user' ? plain(column, text) : sql.ref(column))
+  if (f.userId !== undefined) q = q.where(walk === 'user' ? sql.ref('user_id') : col('user_id'), '=', f.userId)
   if (f.type !== undefined) q = q.where('type', '=', f.type)
   if (f.username !== undefined) q = q.where(col('username', true), '=', f.username)
   if (f.tokenName !== undefined) q = q.where(col('token_name', true), '=', f.tokenName)
   if (f.modelName !== undefined) {
+    const indexed = walk !== 'ids' && walk !== 'user'
     q = q.where(
-      walk === 'ids'
-        ? startsWithExpr(dialect, plain('model_name', true), f.modelName)
-        : startsWithExact(dialect, 'model_name', f.modelName),
+      indexed ? startsWithExact(dialect, 'model_name', f.modelName) : startsWithExpr(dialect, plain('model_name', true), f.modelName),
     )
   }
   if (f.channel !== undefined) q = q.where(col('channel'), '=', f.channel)
-  const createdAt = walk === 'newest' || walk === 'key' || walk === 'ids' ? plain('created_at', false) : sql.ref('created_at')
+  const createdAt =
+    walk === 'newest' || walk === 'key' || walk === 'ids' || walk === 'user' ? plain('created_at', false) : sql.ref('created_at')
   if (f.start !== undefined) q = q.where(createdAt, '>=', f.start)
   if (f.end !== undefined) q = q.where(createdAt, '<=', f.end)
   return q
@@ -94,13 +95,22 @@ async function countUpTo(db: Kysely<DB>, start: number | undefined, end: number 
 
 /** Whether one of the filters (on its own index) matches fewer than `cap` rows. */
 async function fewByKey(db: Kysely<DB>, dialect: Dialect, f: LogFilter, cap: number): Promise<boolean> {
+  // Each probe is ordered as its index is: PostgreSQL then reads the index in order and stops at
+  // the cap, where a bitmap of every match (three million for a common model prefix) came first.
   const probes: Array<SelectQueryBuilder<DB, 'logs', { id: number }>> = []
   const base = () => db.selectFrom('logs').select('id')
-  if (f.userId !== undefined) probes.push(base().where('user_id', '=', f.userId))
-  if (f.username !== undefined) probes.push(base().where('username', '=', f.username))
-  if (f.tokenName !== undefined) probes.push(base().where('token_name', '=', f.tokenName))
-  if (f.modelName !== undefined) probes.push(base().where(startsWithExact(dialect, 'model_name', f.modelName)))
-  if (f.channel !== undefined) probes.push(base().where('channel', '=', f.channel))
+  if (f.userId !== undefined) probes.push(base().where('user_id', '=', f.userId).orderBy('user_id'))
+  if (f.username !== undefined) probes.push(base().where('username', '=', f.username).orderBy('username'))
+  if (f.tokenName !== undefined) probes.push(base().where('token_name', '=', f.tokenName).orderBy('token_name'))
+  if (f.modelName !== undefined) {
+    const model = dialect === 'postgres' ? sql`${sql.ref('model_name')} collate "C"` : sql.ref('model_name')
+    probes.push(
+      base()
+        .where(startsWithExact(dialect, 'model_name', f.modelName))
+        .orderBy(model),
+    )
+  }
+  if (f.channel !== undefined) probes.push(base().where('channel', '=', f.channel).orderBy('channel'))
   for (const p of probes) {
     const row = await db
       .selectFrom(p.limit(cap).as('probe'))
@@ -116,12 +126,19 @@ async function fewByKey(db: Kysely<DB>, dialect: Dialect, f: LogFilter, cap: num
  * time/id correlation they cannot see pick the wrong walk, so it is chosen here from capped index
  * counts. With filters besides time: when one of them matches few rows its index finds them
  * (`key`); when all match many, the id order finds a page at once (`ids`), unless a narrow time
- * window, or one far behind the newest rows, is the shorter way (`window`). A list filtered by time
+ * window, or one far behind the newest rows, is the shorter way (`window`). One user's list walks
+ * their own index (`user`). A list filtered by time
  * alone walks newest first when many rows fall in the window and few newer rows come before it,
  * and by the time index otherwise.
  */
 export async function chooseWalk(db: Kysely<DB>, f: LogFilter, limits = WALK_LIMITS, dialect: Dialect = 'sqlite'): Promise<Walk> {
   const timed = f.start !== undefined || f.end !== undefined
+  // a user's own list: their index holds their rows in id order already, the other filters are
+  // checked on each of them (unless one of those matches few rows)
+  if (f.userId !== undefined) {
+    const others = { ...f, userId: undefined }
+    return keyed(others) && (await fewByKey(db, dialect, others, limits.wide)) ? 'key' : 'user'
+  }
   if (keyed(f)) {
     if (await fewByKey(db, dialect, f, limits.wide)) return 'key'
     if (!timed) return 'ids'
@@ -147,7 +164,7 @@ export function listLogsQuery(db: Kysely<DB>, dialect: Dialect, f: LogFilter, pa
 
 export async function listLogs(db: Kysely<DB>, dialect: Dialect, f: LogFilter, page: number, size: number): Promise<LogRow[]> {
   const walk = await chooseWalk(db, f, WALK_LIMITS, dialect)
-  if (dialect === 'postgres' && walk === 'ids') {
+  if (dialect === 'postgres' && (walk === 'ids' || walk === 'user')) {
     // Filters no index may serve leave PostgreSQL, without statistics, expecting almost no row to
     // match, so it reads the whole table and sorts (a second at ten million rows) rather than
     // walk the primary key from the newest row (a few ms: each filter matches many rows). Within
@@ -155,6 +172,8 @@ export async function listLogs(db: Kysely<DB>, dialect: Dialect, f: LogFilter, p
     return db.transaction().execute(async (tx) => {
       await sql`set local enable_seqscan = off`.execute(tx)
       await sql`set local max_parallel_workers_per_gather = 0`.execute(tx)
+      // and on the user walk, the bitmap of all of a user's rows sorted by id
+      if (walk === 'user') await sql`set local enable_bitmapscan = off`.execute(tx)
       return listLogsQuery(tx, dialect, f, page, size, walk).execute()
     })
   }

@@ -5,7 +5,7 @@
  * after seeding (no manual ANALYZE), and prints p50 / p95 / worst per call against the 50 ms budget.
  *
  *   node tests/bench/console-scale.ts [--rows=10000000] [--users=10000] [--channels=2000]
- *        [--tasks=100000] [--days=30] [--runs=20] [--db=sqlite,postgres] [--reuse]
+ *        [--tasks=100000] [--days=30] [--runs=20] [--db=sqlite,postgres] [--reuse] [--only=<label part>]
  *
  * SQLite lives in data/bench-console-<rows>/; PostgreSQL in the database tollgate_bench_<rows> on
  * BENCH_PG (default postgres://postgres@127.0.0.1:5432). Both are recreated unless --reuse finds
@@ -45,6 +45,8 @@ interface Args {
   runs: number
   dbs: Array<'sqlite' | 'postgres'>
   reuse: boolean
+  /** only the calls whose label holds this */
+  only: string
 }
 
 function parseArgs(argv: string[]): Args {
@@ -57,11 +59,13 @@ function parseArgs(argv: string[]): Args {
     runs: 20,
     dbs: ['sqlite', 'postgres'],
     reuse: false,
+    only: '',
   }
   for (const arg of argv) {
     const [k, v = ''] = arg.replace(/^--/, '').split('=')
     if (k === 'reuse') a.reuse = true
     else if (k === 'db') a.dbs = v.split(',') as Args['dbs']
+    else if (k === 'only') a.only = v
     else if (k === 'rows' || k === 'users' || k === 'channels' || k === 'tasks' || k === 'days' || k === 'runs') {
       a[k] = Number(v.replace(/_/g, ''))
       if (!Number.isInteger(a[k]) || a[k] < 1) throw new Error(`--${k} must be a positive integer`)
@@ -183,7 +187,9 @@ async function measure(server: Server, a: Args, users: SeedUser[]): Promise<Resu
   const who = await signIn(server, users)
   try {
     const results: Result[] = []
-    for (const c of consoleCases({ heavy: who.heavy, light: who.light, now: Math.floor(Date.now() / 1000) })) {
+    for (const c of consoleCases({ heavy: who.heavy, light: who.light, now: Math.floor(Date.now() / 1000) }).filter((x) =>
+      x.label.includes(a.only),
+    )) {
       const ms: number[] = []
       let rows = 0
       for (let i = 0; i < a.runs; i++) {
