@@ -118,8 +118,6 @@ export default {
             'nanostores',
             '@nanostores/react',
             '@nanostores/persistent',
-            'wretch',
-            'wretch/addons/queryString',
             'dompurify',
             '@esm-bundle/chai',
           ],
