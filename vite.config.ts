@@ -81,14 +81,14 @@ export const shoelaceCss: Plugin = {
  * cross-references once per file, and left alone the bundler cuts the shared code into a file for
  * every set of entries that use a piece (login loaded 24 files, 5 kB more than the same code in
  * one). `client` is what <tollgate-config> loads (the stores, the API client, the words); `core`
- * is what every element adds to it (React, r2wc, Lit, the element shell and the Shoelace
+ * is what every element adds to it (React, Lit, the element shell and the Shoelace
  * components every screen renders: its form controls, messages and toasts). Each takes the
  * modules below and everything they import that an earlier group has not taken.
  */
 const CORE_COMPONENTS = ['alert', 'button', 'icon', 'icon-button', 'input']
 const CORE = [
   /[\\/]elements[\\/]define\.ts$/,
-  /[\\/]node_modules[\\/](react-dom|scheduler|@r2wc)[\\/]/,
+  /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/,
   new RegExp(`[\\\\/]@shoelace-style[\\\\/]shoelace[\\\\/]dist[\\\\/]components[\\\\/](${CORE_COMPONENTS.join('|')})[\\\\/]`),
 ]
 const chunkGroups = [

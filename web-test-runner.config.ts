@@ -114,7 +114,6 @@ export default {
             'react-dom/client',
             'react/jsx-runtime',
             'react/jsx-dev-runtime',
-            '@r2wc/react-to-web-component',
             'nanostores',
             '@nanostores/react',
             '@nanostores/persistent',
