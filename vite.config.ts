@@ -131,10 +131,11 @@ export const shoelaceIcons: Plugin = {
  * every set of entries that use a piece (login loaded 24 files, 5 kB more than the same code in
  * one). `client` is what <tollgate-config> loads (the stores, the API client, the words); `core`
  * is what every element adds to it (React, Lit, the element shell and the Shoelace
- * components every screen renders: its form controls, messages and toasts). Each takes the
- * modules below and everything they import that an earlier group has not taken.
+ * components every screen renders: its form controls, buttons and icons; the alert of the form
+ * messages and error panels loads beside the first request). Each takes the modules below and
+ * everything they import that an earlier group has not taken.
  */
-const CORE_COMPONENTS = ['alert', 'button', 'icon', 'icon-button', 'input']
+const CORE_COMPONENTS = ['button', 'icon', 'icon-button', 'input']
 const CORE = [
   /[\\/]elements[\\/]define\.ts$/,
   /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/,
