@@ -7,6 +7,7 @@ import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '@shoelace-style/shoelace/dist/components/radio-button/radio-button.js'
 import '@shoelace-style/shoelace/dist/components/radio-group/radio-group.js'
+import '../../i18n/en/dashboard.ts'
 
 /** The period (unix seconds) and, for an administrator, the user whose usage the dashboard shows. */
 export interface Query {

@@ -8,6 +8,7 @@ import '@shoelace-style/shoelace/dist/components/option/option.js'
 import '@shoelace-style/shoelace/dist/components/select/select.js'
 import '../../ui/icons/clipboard.ts'
 import '../../ui/icons/search.ts'
+import '../../i18n/en/tokens.ts'
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 
