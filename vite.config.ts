@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 
@@ -77,18 +79,66 @@ export const shoelaceCss: Plugin = {
 }
 
 /**
+ * Shoelace's icon libraries, cut to what is shown. Its `system` library (the icons its components
+ * draw: the input's clear and eye buttons, the alert's close button, the select's chevron, the
+ * checkbox's check…) is one table of 18 SVGs, 2 kB of gzip in every element though the first paint
+ * draws five. Here the table starts empty and each module that renders a system icon (a Shoelace
+ * component's chunk, or ours: `library="system"`) imports one small module per icon it names, which
+ * adds that icon: an element ships the icons of the components it loads, and a component loaded
+ * later brings its own before it renders. Its `default` library fetched icons from a base path; ours
+ * (src/ui/icons/library.ts) replaces it as the library loads, so it no longer needs the base path.
+ */
+const SHOELACE_CHUNK = /[\\/]@shoelace-style[\\/]shoelace[\\/]dist[\\/]chunks[\\/]chunk\.[A-Z0-9]+\.js$/
+const SYSTEM_ICONS = '\0tollgate:system-icons'
+const SYSTEM_ICON = '\0tollgate:system-icon:'
+const USES_SYSTEM_ICONS = /\blibrary(?:=|:\s*)["']system["']/
+let systemIconTable: Record<string, string> | undefined
+function systemIcons(): Record<string, string> {
+  if (systemIconTable) return systemIconTable
+  const icon = fileURLToPath(new URL('node_modules/@shoelace-style/shoelace/dist/components/icon/', import.meta.url))
+  const chunk = /from "(\.\.\/\.\.\/chunks\/chunk\.[A-Z0-9]+\.js)"/.exec(readFileSync(`${icon}library.system.js`, 'utf8'))![1]!
+  const table = /\nvar icons = (\{[\s\S]*?\n\});\n/.exec(readFileSync(new URL(chunk, `file://${icon}`), 'utf8'))![1]!
+  return (systemIconTable = new Function(`return ${table}`)() as Record<string, string>)
+}
+export const shoelaceIcons: Plugin = {
+  name: 'tollgate:shoelace-icons',
+  resolveId: (id) => (id === SYSTEM_ICONS || id.startsWith(SYSTEM_ICON) ? id : null),
+  load(id) {
+    if (id === SYSTEM_ICONS) return 'export const icons = {}'
+    if (!id.startsWith(SYSTEM_ICON)) return null
+    const name = id.slice(SYSTEM_ICON.length)
+    return `import { icons } from ${JSON.stringify(SYSTEM_ICONS)}\nicons[${JSON.stringify(name)}] = ${JSON.stringify(systemIcons()[name])}`
+  },
+  transform: {
+    filter: { id: { exclude: /^\0/ }, code: /library(?:=|:\s*)["']system["']|src\/components\/icon\/library\.(?:system|default)\.ts/ },
+    handler(code, id) {
+      if (SHOELACE_CHUNK.test(id) && code.includes('// src/components/icon/library.system.ts'))
+        return code.replace(/\nvar icons = \{[\s\S]*?\n\};\n/, `\nimport { icons } from ${JSON.stringify(SYSTEM_ICONS)};\n`)
+      if (SHOELACE_CHUNK.test(id) && code.includes('// src/components/icon/library.default.ts'))
+        return code
+          .replace(/import \{\s*getBasePath\s*\} from "[^"]+";/, '')
+          .replace(/resolver: \(name\) => getBasePath\(`assets\/icons\/\$\{name\}\.svg`\)/, 'resolver: () => ""')
+      if (!USES_SYSTEM_ICONS.test(code)) return null
+      const names = Object.keys(systemIcons()).filter((name) => new RegExp(`["'\`]${name}["'\`]`).test(code))
+      return names.map((name) => `import ${JSON.stringify(SYSTEM_ICON + name)};\n`).join('') + code
+    },
+  },
+}
+
+/**
  * Two chunks hold what elements share, each one file: a page pays gzip's start-up and loses its
  * cross-references once per file, and left alone the bundler cuts the shared code into a file for
  * every set of entries that use a piece (login loaded 24 files, 5 kB more than the same code in
  * one). `client` is what <tollgate-config> loads (the stores, the API client, the words); `core`
- * is what every element adds to it (React, r2wc, Lit, the element shell and the Shoelace
- * components every screen renders: its form controls, messages and toasts). Each takes the
- * modules below and everything they import that an earlier group has not taken.
+ * is what every element adds to it (React, Lit, the element shell and the Shoelace
+ * components every screen renders: its form controls, buttons and icons; the alert of the form
+ * messages and error panels loads beside the first request). Each takes the modules below and
+ * everything they import that an earlier group has not taken.
  */
-const CORE_COMPONENTS = ['alert', 'button', 'icon', 'icon-button', 'input']
+const CORE_COMPONENTS = ['button', 'icon', 'icon-button', 'input']
 const CORE = [
   /[\\/]elements[\\/]define\.ts$/,
-  /[\\/]node_modules[\\/](react-dom|scheduler|@r2wc)[\\/]/,
+  /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/,
   new RegExp(`[\\\\/]@shoelace-style[\\\\/]shoelace[\\\\/]dist[\\\\/]components[\\\\/](${CORE_COMPONENTS.join('|')})[\\\\/]`),
 ]
 const chunkGroups = [
@@ -97,7 +147,7 @@ const chunkGroups = [
 ]
 
 export default defineConfig({
-  plugins: [react(), plainDynamicImport, shoelaceCss],
+  plugins: [react(), plainDynamicImport, shoelaceCss, shoelaceIcons],
   // lib code reads process.env.NODE_ENV (React, Lit); without this the bundle throws in browsers
   // and ships React's development build
   define: { 'process.env.NODE_ENV': '"production"' },

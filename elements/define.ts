@@ -1,5 +1,5 @@
 import { createElement, useCallback, useEffect, useMemo, type ComponentType, type ReactElement, type ReactNode } from 'react'
-import r2wc from '@r2wc/react-to-web-component'
+import { createRoot, type Root as ReactRoot } from 'react-dom/client'
 import { elementSheets } from '../src/ui/styles.ts'
 import { Root } from '../src/ui/root.tsx'
 import type { Navigate } from '../src/ui/navigation.tsx'
@@ -14,14 +14,17 @@ export type PropTypes = Record<string, 'string' | 'number' | 'boolean'>
 
 /** What every adapter receives besides its declared props. */
 export interface AdapterProps {
-  /** the shadow root r2wc renders into */
+  /** the shadow root the element renders into */
   container?: ShadowRoot | HTMLElement
 }
 
-type R2wcElement = HTMLElement & {
-  connectedCallback(): void
-  disconnectedCallback(): void
-  attributeChangedCallback(name: string, old: string | null, value: string | null): void
+type PropType = PropTypes[string]
+
+/** An attribute's text as its prop (an empty or missing attribute leaves the prop as it is). */
+const parse: Record<PropType, (value: string) => unknown> = {
+  string: (value) => value,
+  number: (value) => parseFloat(value),
+  boolean: (value) => /^[ty1-9]/i.test(value),
 }
 
 const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()
@@ -47,22 +50,39 @@ export function hostOf(container: AdapterProps['container']): HTMLElement | null
  * and our base CSS adopted into it, and boolean attributes that behave as in HTML (present means
  * true, removed means false; the property reflects to the attribute). A tag that is already
  * registered (a second copy of the library on the page) is left alone.
+ *
+ * The element renders the component into its shadow root with the props its attributes and
+ * properties give (plus `container`, the shadow root), from the first attribute or the connection
+ * on, and unmounts it when disconnected. A string or number property reflects to its attribute
+ * (undefined or null removes it); an attribute set to a non-empty value sets the prop (parsed for
+ * numbers) and renders again, while an empty or removed attribute leaves the prop as it was.
+ * (What @r2wc/react-to-web-component did for us, in a kB less.)
  */
 export function defineElement(tag: string, Adapter: ComponentType<any>, props: PropTypes = {}): CustomElementConstructor {
   const existing = customElements.get(tag)
   if (existing) return existing
 
-  const booleans = new Map(
-    Object.entries(props)
-      .filter(([, type]) => type === 'boolean')
-      .map(([name]) => [kebab(name), name] as const),
-  )
-  const Base = r2wc(Adapter, { shadow: 'open', props }) as unknown as new () => R2wcElement
+  const propOf = new Map(Object.keys(props).map((name) => [kebab(name), name] as const))
 
-  class TollgateElement extends Base {
+  class TollgateElement extends HTMLElement {
+    static get observedAttributes() {
+      return [...propOf.keys()]
+    }
+    /** the shadow root the component renders into */
+    container: ShadowRoot
+    #connected = true
+    #root: ReactRoot | undefined
+    #props: Record<string, unknown> = {}
+
     constructor() {
       super()
-      if (this.shadowRoot) this.shadowRoot.adoptedStyleSheets = [...elementSheets()]
+      this.container = this.attachShadow({ mode: 'open' })
+      this.#props.container = this.container
+      for (const [attribute, prop] of propOf) {
+        const value = this.getAttribute(attribute)
+        if (value) this.#props[prop] = parse[props[prop]!](value)
+      }
+      this.container.adoptedStyleSheets = [...elementSheets()]
       for (const type of ACTING_EVENTS) this.addEventListener(type, () => setActor(this), { capture: true })
     }
     connectedCallback() {
@@ -70,29 +90,64 @@ export function defineElement(tag: string, Adapter: ComponentType<any>, props: P
       // api-base applies at connection, before any first request (the client waits for the page's scripts)
       const apiBase = this.getAttribute('api-base')
       if (apiBase) configure({ apiBase })
-      super.connectedCallback()
+      this.#connected = true
+      this.#render()
     }
     disconnectedCallback() {
       connected.delete(this)
-      super.disconnectedCallback()
+      this.#connected = false
+      this.#root?.unmount()
+      this.#root = undefined
     }
-    attributeChangedCallback(name: string, old: string | null, value: string | null) {
-      // r2wc ignores an empty value and keeps the old prop when the attribute goes away
-      if (booleans.has(name)) value = value === null ? 'false' : 'true'
-      super.attributeChangedCallback(name, old, value)
+    attributeChangedCallback(name: string, _old: string | null, value: string | null) {
+      const prop = propOf.get(name)
+      if (!prop) return
+      // a boolean attribute is true while present, whatever its value
+      if (props[prop] === 'boolean') value = value === null ? 'false' : 'true'
+      if (!value) return
+      this.#props[prop] = parse[props[prop]!](value)
+      this.#render()
     }
-  }
-  for (const [attribute, prop] of booleans) {
-    Object.defineProperty(TollgateElement.prototype, prop, {
-      configurable: true,
-      enumerable: true,
-      get(this: HTMLElement) {
-        return this.hasAttribute(attribute)
-      },
-      set(this: HTMLElement, value: unknown) {
-        this.toggleAttribute(attribute, !!value)
-      },
-    })
+    #render() {
+      if (!this.#connected) return
+      this.#root ??= createRoot(this.container)
+      this.#root.render(createElement(Adapter, this.#props))
+    }
+    static {
+      for (const [attribute, prop] of propOf) {
+        const type = props[prop]!
+        Object.defineProperty(
+          this.prototype,
+          prop,
+          type === 'boolean'
+            ? {
+                configurable: true,
+                enumerable: true,
+                get(this: TollgateElement) {
+                  return this.hasAttribute(attribute)
+                },
+                set(this: TollgateElement, value: unknown) {
+                  this.toggleAttribute(attribute, !!value)
+                },
+              }
+            : {
+                configurable: true,
+                enumerable: true,
+                get(this: TollgateElement) {
+                  return this.#props[prop]
+                },
+                set(this: TollgateElement, value: unknown) {
+                  this.#props[prop] = value
+                  // a string reflects as it is (undefined or null removes the attribute), a number as its text
+                  const text = type === 'number' ? `${value as number}` : (value as string | null | undefined)
+                  if (this.getAttribute(attribute) === text) return
+                  if (text == null) this.removeAttribute(attribute)
+                  else this.setAttribute(attribute, text)
+                },
+              },
+        )
+      }
+    }
   }
   customElements.define(tag, TollgateElement)
   return TollgateElement

@@ -1,6 +1,3 @@
-import wretch from 'wretch'
-import QueryStringAddon from 'wretch/addons/queryString'
-import { computed } from 'nanostores'
 import { $config, configSettled, isCrossOrigin } from '../stores/config.ts'
 import { embedCredential, expireSession, reconcileSession } from '../stores/session.ts'
 import { toast } from '../stores/toasts.ts'
@@ -10,26 +7,46 @@ import { $prefs } from '../stores/prefs.ts'
 import { ApiError } from './errors.ts'
 import type { Envelope } from './types.ts'
 
-/**
- * The one HTTP client, rebuilt only when configure() changes the base. Same origin as the gateway:
- * the session cookie (cookie mode) and a header no link or form can send, which the server's CSRF
- * check reads. Another origin (embed mode): never cookies; the embed credential is added per call.
- */
-const $http = computed($config, (config) => {
-  const w = wretch(config.apiBase).addon(QueryStringAddon).accept('application/json')
-  if (isCrossOrigin(config.apiBase)) return w.options({ credentials: 'omit' })
-  return w.options({ credentials: 'same-origin' }).headers({ 'X-Tollgate-Client': '1' })
-})
+/** An exchange the server answered with a status other than 2xx: the status and the body's text. */
+interface HttpFailure extends Error {
+  status: number
+  response: Response
+}
 
-/** The request for one call: the caller's language (DESIGN §3) and, in embed mode, the credential. */
-function request(path: string) {
-  let w = $http
-    .get()
-    .url(path)
-    .headers({ 'Accept-Language': $prefs.get().locale === 'zh' ? 'zh-CN' : 'en' })
-  const credential = isCrossOrigin() ? embedCredential() : null
-  if (credential) w = w.auth(`Bearer ${credential.token}`)
-  return w
+/**
+ * One exchange with the gateway, on the page's fetch (a few lines instead of a client library).
+ * Same origin as the gateway: the session cookie (cookie mode) and a header no link or form can
+ * send, which the server's CSRF check reads. Another origin (embed mode): never cookies; the embed
+ * credential instead. Every call says the caller's language (DESIGN §3) and takes JSON. A body is
+ * sent as JSON; the query joins the path's own. A status other than 2xx throws an error with that
+ * status and the body's text as its message; a network failure throws fetch's own error.
+ */
+async function send(method: string, path: string, query?: Query, body?: unknown): Promise<Response> {
+  const cross = isCrossOrigin()
+  const headers: Record<string, string> = { Accept: 'application/json' }
+  if (!cross) headers['X-Tollgate-Client'] = '1'
+  headers['Accept-Language'] = $prefs.get().locale === 'zh' ? 'zh-CN' : 'en'
+  const credential = cross ? embedCredential() : null
+  if (credential) headers['Authorization'] = `Bearer ${credential.token}`
+  const init: RequestInit = { headers, credentials: cross ? 'omit' : 'same-origin', method }
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json'
+    init.body = JSON.stringify(body)
+  }
+  let url = $config.get().apiBase + path
+  const search = query ? new URLSearchParams(cleanQuery(query)).toString() : ''
+  if (search) url += (url.includes('?') ? '&' : '?') + search
+  const res = await fetch(url, init)
+  if (!res.ok) {
+    let message = res.statusText
+    if (res.type !== 'opaque')
+      message = await res
+        .clone()
+        .text()
+        .catch(() => res.statusText)
+    throw Object.assign(new Error(message), { status: res.status, response: res }) as HttpFailure
+  }
+  return res
 }
 
 let reconciled = false
@@ -82,7 +99,7 @@ function fail(failure: RequestFailure, options: CallOptions, host: HTMLElement |
   throw new ApiError(failure.status, failure.message, data)
 }
 
-/** An exchange that failed (wretch throws with the HTTP status): 401 expires the session; anything else is told. */
+/** An exchange that failed (send throws with the HTTP status): 401 expires the session; anything else is told. */
 function failExchange(e: unknown, options: CallOptions, host: HTMLElement | undefined): never {
   const status = typeof (e as { status?: unknown }).status === 'number' ? (e as { status: number }).status : 0
   const body = parseBody(String((e as Error).message ?? ''))
@@ -108,12 +125,9 @@ export async function call<T>(method: string, path: string, options: CallOptions
     reconciled = true
     reconcileSession()
   }
-  let w = request(path)
-  if (options.query) w = w.query(cleanQuery(options.query))
-  if (options.body !== undefined) w = w.json(options.body as object)
   let envelope: Partial<Envelope<T>> | null
   try {
-    envelope = parseBody(await w.fetch(method).text()) as Partial<Envelope<T>> | null
+    envelope = parseBody(await (await send(method, path, options.query, options.body)).text()) as Partial<Envelope<T>> | null
   } catch (e) {
     await wordsReady()
     failExchange(e, options, host)
@@ -147,7 +161,7 @@ export async function download(
   await configSettled()
   let res: Response
   try {
-    res = await request(path).query(cleanQuery(query)).get().res()
+    res = await send('GET', path, query)
   } catch (e) {
     await wordsReady()
     failExchange(e, {}, host)

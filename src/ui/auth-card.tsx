@@ -2,9 +2,12 @@ import type { ReactNode } from 'react'
 import { useStore } from '@nanostores/react'
 import { $status } from '../stores/status.ts'
 import { useT } from '../i18n/t.ts'
-import '@shoelace-style/shoelace/dist/components/alert/alert.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import './icons/shield-lock.ts'
+
+// A form's message shows after a first answer or a first try (or for a sign-in that expired): its
+// alert loads beside the screen's first request, not before its first paint (hidden until then, base.css).
+void import('@shoelace-style/shoelace/dist/components/alert/alert.js')
 
 /** The frame of the sign-in, register and reset screens: brand, title, subtitle, body, links. */
 export function AuthCard({

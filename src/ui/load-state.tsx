@@ -21,20 +21,19 @@ export function LoadState<T>({
   skeletonRows?: number
   onRetry?: () => void
 }) {
-  if (load.state === 'loading') {
-    return (
-      <div className="tg-skeleton" aria-busy="true">
-        {Array.from({ length: skeletonRows }, (_, i) => (
-          <sl-skeleton
-            key={i}
-            effect="sheen"
-            style={{ height: '1.25rem', marginBottom: '0.75rem', width: `${90 - i * 12}%` }}
-          ></sl-skeleton>
-        ))}
-      </div>
-    )
-  }
+  if (load.state === 'loading') return <Skeleton rows={skeletonRows} />
   if (load.state === 'error') return <ErrorPanel message={load.error.message} onRetry={onRetry} />
   if (empty !== undefined && isEmpty?.(load.data)) return <>{empty}</>
   return <>{children(load.data)}</>
+}
+
+/** The loading state: a few sheen lines, each shorter than the one before. */
+export function Skeleton({ rows }: { rows: number }) {
+  return (
+    <div className="tg-skeleton" aria-busy="true">
+      {Array.from({ length: rows }, (_, i) => (
+        <sl-skeleton key={i} effect="sheen" style={{ height: '1.25rem', marginBottom: '0.75rem', width: `${90 - i * 12}%` }}></sl-skeleton>
+      ))}
+    </div>
+  )
 }

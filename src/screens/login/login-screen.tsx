@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react'
+import { lazy, Suspense, useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
 import { useT, problemMessage } from '../../i18n/t.ts'
 import * as accountApi from '../../api/account.ts'
@@ -9,8 +9,8 @@ import { $route } from '../../stores/route.ts'
 import { toast } from '../../stores/toasts.ts'
 import { AuthCard, FormMessage } from '../../ui/auth-card.tsx'
 import { Link, useNavigate } from '../../ui/navigation.tsx'
-import { Turnstile } from '../../ui/turnstile.tsx'
-import { OAuthButtons } from './oauth-buttons.tsx'
+import { Turnstile } from '../../ui/bot-check.tsx'
+import { oauthMethods } from './oauth-methods.ts'
 import { SignedInCard } from './signed-in-card.tsx'
 import { credentialsProblem } from '../../../domain/account-rules.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
@@ -32,6 +32,9 @@ export const AFTER_LOGIN_PATH = '/token'
 
 const DEFAULT_ROOT = { username: 'root', password: '123456' }
 
+/** The outside sign-in methods (their buttons, dialog and widget): loaded when the status enables one. */
+const OAuthButtons = lazy(async () => ({ default: (await import('./oauth-buttons.tsx')).OAuthButtons }))
+
 /** Sign-in: username and password, the outside sign-in methods the site enables, the bot check. */
 export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
   const t = useT()
@@ -47,6 +50,7 @@ export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
   const expired = route.query.has('expired')
   const turnstileOn = !!status?.turnstile_check && !!status.turnstile_site_key
   const passwordLogin = status?.password_login !== false
+  const oauth = oauthMethods(status)
 
   function signedIn(answer: User, defaultPassword = false) {
     signIn(answer)
@@ -145,7 +149,11 @@ export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
       ) : (
         <FormMessage variant="primary">{t('login.passwordOff')}</FormMessage>
       )}
-      <OAuthButtons onSignedIn={(user) => signedIn(user)} />
+      {(oauth.github || oauth.wechat || oauth.telegram) && (
+        <Suspense fallback={null}>
+          <OAuthButtons onSignedIn={(user) => signedIn(user)} />
+        </Suspense>
+      )}
     </AuthCard>
   )
 }

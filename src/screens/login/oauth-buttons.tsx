@@ -6,6 +6,7 @@ import * as oauthApi from '../../api/oauth.ts'
 import type { User } from '../../api/types.ts'
 import { WechatDialog } from './wechat-dialog.tsx'
 import { TelegramLogin } from './telegram-login.tsx'
+import { oauthMethods } from './oauth-methods.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '../../ui/icons/github.ts'
@@ -15,16 +16,14 @@ import '../../i18n/en/login.ts'
 /**
  * The outside sign-in methods, each shown only when the public status enables it: the
  * code-hosting service (GitHub), the messaging app (WeChat, QR code + code) and the chat app
- * (Telegram widget).
+ * (Telegram widget). The sign-in screen loads this module only when the status enables one.
  */
 export function OAuthButtons({ onSignedIn }: { onSignedIn: (user: User) => void }) {
   const t = useT()
   const status = useStore($status)
   const [wechatOpen, setWechatOpen] = useState(false)
   const [busy, setBusy] = useState(false)
-  const github = !!status?.github_oauth && !!status.github_client_id
-  const wechat = !!status?.wechat_login
-  const telegram = !!status?.telegram_oauth && !!status.telegram_bot_name
+  const { github, wechat, telegram } = oauthMethods(status)
   if (!github && !wechat && !telegram) return null
 
   async function startGithub() {

@@ -1,20 +1,16 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { useStore } from '@nanostores/react'
 import { useT } from '../../i18n/t.ts'
 import * as pricingApi from '../../api/pricing.ts'
 import { $session } from '../../stores/session.ts'
 import { useCopy } from '../../ui/copy-to-clipboard.tsx'
-import { EmptyState } from '../../ui/empty-state.tsx'
-import { LoadState, type Load } from '../../ui/load-state.tsx'
+import { LoadState, Skeleton, type Load } from '../../ui/load-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { PricingTable } from './pricing-table.tsx'
-import { filterPricing, type BillingFilter } from './pricing-rules.ts'
-import dataTableCss from '../../ui/data-table.css?inline'
+import type { BillingFilter } from './pricing-rules.ts'
 import pricingCss from './pricing.css?inline'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/search.ts'
-import '../../ui/icons/tags.ts'
 import '../../i18n/en/pricing.ts'
 
 // The two filters (billing type, availability) load as the screen starts, beside the price list's
@@ -23,6 +19,11 @@ import '../../i18n/en/pricing.ts'
 void import('@shoelace-style/shoelace/dist/components/option/option.js')
 void import('@shoelace-style/shoelace/dist/components/select/select.js')
 void import('@shoelace-style/shoelace/dist/components/switch/switch.js')
+
+// So does the price list (the table, its filtering, its styles and the empty states): until the
+// prices come there is only the skeleton to show, and it stays if the prices come first.
+void import('./pricing-list.tsx')
+const PricingList = lazy(async () => ({ default: (await import('./pricing-list.tsx')).PricingList }))
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 
@@ -57,14 +58,9 @@ export function PricingScreen() {
     void reload()
   }, [reload, userId])
 
-  const shown = useMemo(
-    () => (load.state === 'ready' ? filterPricing(load.data.models, { text, billing, availableOnly }) : []),
-    [load, text, billing, availableOnly],
-  )
-
   return (
     <div className="tg-screen tg-pricing" data-screen="pricing">
-      <style>{dataTableCss + pricingCss}</style>
+      <style>{pricingCss}</style>
       <PageHeader
         title={t('nav.pricing')}
         description={
@@ -114,27 +110,19 @@ export function PricingScreen() {
           {t('pricing.availableOnly')}
         </sl-switch>
       </div>
-      <LoadState
-        load={load}
-        onRetry={reload}
-        skeletonRows={6}
-        isEmpty={(data) => data.models.length === 0}
-        empty={
-          <EmptyState icon="tags" title={t('pricing.emptyTitle')}>
-            {t('pricing.emptyBody')}
-          </EmptyState>
-        }
-      >
-        {(data) =>
-          shown.length === 0 ? (
-            <EmptyState icon="search" title={t('pricing.noMatch')} />
-          ) : (
-            <div className="tg-table-wrap" aria-busy={load.state === 'ready' && !!load.refreshing}>
-              <PricingTable models={shown} groupRatio={data.groupRatio} onCopy={(name) => void copy(name)} />
-              <p className="tg-list-footer tg-muted">{t('pricing.count', { n: shown.length, total: data.models.length })}</p>
-            </div>
-          )
-        }
+      <LoadState load={load} onRetry={reload} skeletonRows={6}>
+        {(data) => (
+          <Suspense fallback={<Skeleton rows={6} />}>
+            <PricingList
+              data={data}
+              refreshing={load.state === 'ready' && !!load.refreshing}
+              text={text}
+              billing={billing}
+              availableOnly={availableOnly}
+              onCopy={(name) => void copy(name)}
+            />
+          </Suspense>
+        )}
       </LoadState>
       {fallback}
     </div>

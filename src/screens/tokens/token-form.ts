@@ -17,6 +17,7 @@ import {
   remainQuotaProblem,
   tokenNameProblem,
 } from '../../../domain/token-rules.ts'
+import '../../i18n/en/tokens.ts'
 
 /** What the token drawer opens on: a new token, or the token to edit. */
 export type DrawerMode = { kind: 'create' } | { kind: 'edit'; id: number }
