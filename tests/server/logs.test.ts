@@ -255,12 +255,20 @@ for (const dialect of dialects) {
 
   describe(`log list walks (${dialect})`, () => {
     let s: TestServer
-    const rows: Array<{ id: number; created_at: number; type: number; username: string; model_name: string; channel: number }> = []
+    const rows: Array<{
+      id: number
+      created_at: number
+      type: number
+      user_id: number
+      username: string
+      model_name: string
+      channel: number
+    }> = []
     before(async () => {
       s = await startServer(dialect)
       // 400 rows whose created_at only roughly follows the id, as batched relay writes do.
       const values = Array.from({ length: 400 }, (_, i) => ({
-        user_id: 1,
+        user_id: i % 9 === 0 ? 2 : 1,
         username: i % 9 === 0 ? 'ann' : 'root',
         created_at: T0 + i * 10 + ((i * 7919) % 13) * 40 - 240,
         type: i % 7 === 0 ? 1 : 2,
@@ -270,7 +278,10 @@ for (const dialect of dialects) {
       }))
       await s.ctx.db.insertInto('logs').values(values).execute()
       rows.push(
-        ...(await s.ctx.db.selectFrom('logs').select(['id', 'created_at', 'type', 'username', 'model_name', 'channel']).execute()),
+        ...(await s.ctx.db
+          .selectFrom('logs')
+          .select(['id', 'created_at', 'type', 'user_id', 'username', 'model_name', 'channel'])
+          .execute()),
       )
     })
     after(() => s.close())
@@ -288,8 +299,9 @@ for (const dialect of dialects) {
           fc.constantFrom(undefined, 'ann', 'root'),
           fc.constantFrom(undefined, 'gpt-4o', 'o1', 'c'),
           fc.constantFrom(undefined, 0, 3),
-          async (start, end, type, page, size, username, modelName, channel) => {
-            const f: LogFilter = { start, end, type, username, modelName, channel }
+          fc.constantFrom(undefined, 1, 2),
+          async (start, end, type, page, size, username, modelName, channel, userId) => {
+            const f: LogFilter = { start, end, type, username, modelName, channel, userId }
             const want = rows
               .filter(
                 (r) =>
@@ -298,12 +310,13 @@ for (const dialect of dialects) {
                   (type === undefined || r.type === type) &&
                   (username === undefined || r.username === username) &&
                   (modelName === undefined || r.model_name.startsWith(modelName)) &&
-                  (channel === undefined || r.channel === channel),
+                  (channel === undefined || r.channel === channel) &&
+                  (userId === undefined || r.user_id === userId),
               )
               .map((r) => r.id)
               .sort((a, b) => b - a)
               .slice(page * size, page * size + size)
-            for (const walk of ['planner', 'newest', 'window', 'key', 'ids'] as Walk[]) {
+            for (const walk of ['planner', 'newest', 'window', 'key', 'ids', 'user'] as Walk[]) {
               const got = (await listLogsQuery(db, database.dialect, f, page, size, walk).execute()).map((r) => r.id)
               assert.deepEqual(got, want, `${walk} ${JSON.stringify({ start, end, type, page, size })}`)
             }
@@ -326,7 +339,12 @@ for (const dialect of dialects) {
       assert.equal(await chooseWalk(db, { username: 'root' }, limits), 'ids', 'a common filter, no time')
       assert.equal(await chooseWalk(db, { start: T0, username: 'ann' }, limits), 'key', 'a filter of few rows: its index')
       assert.equal(await chooseWalk(db, { username: 'root', channel: 99 }, limits), 'key', 'one filter of few rows is enough')
-      assert.equal(await chooseWalk(db, { start: newest - 100, end: newest + 60, username: 'root' }, limits), 'window', 'common, narrow window')
+      assert.equal(
+        await chooseWalk(db, { start: newest - 100, end: newest + 60, username: 'root' }, limits),
+        'window',
+        'common, narrow window',
+      )
+      assert.equal(await chooseWalk(db, { start: T0, userId: 1 }, limits), 'user', "a user's own list")
       assert.equal(await chooseWalk(db, {}, limits), 'planner')
     })
   })
