@@ -22,16 +22,24 @@ export interface CaseData {
 
 const DAY = 86400
 
-export function consoleCases({ heavy, light, now }: CaseData): Case[] {
-  const day = `start_timestamp=${now - DAY}&end_timestamp=${now + 3600}`
-  const month = `start_timestamp=${now - 30 * DAY}&end_timestamp=${now + 3600}`
-  const all = `start_timestamp=1&end_timestamp=${now + 3600}`
-  const old = `start_timestamp=${now - 29 * DAY}&end_timestamp=${now - 28 * DAY}`
-  const dayMs = `start_timestamp=${(now - DAY) * 1000}&end_timestamp=${(now + 3600) * 1000}`
+/** The time ranges the calls ask, as query strings. */
+function ranges(now: number) {
+  return {
+    day: `start_timestamp=${now - DAY}&end_timestamp=${now + 3600}`,
+    month: `start_timestamp=${now - 30 * DAY}&end_timestamp=${now + 3600}`,
+    all: `start_timestamp=1&end_timestamp=${now + 3600}`,
+    old: `start_timestamp=${now - 29 * DAY}&end_timestamp=${now - 28 * DAY}`,
+    dayMs: `start_timestamp=${(now - DAY) * 1000}&end_timestamp=${(now + 3600) * 1000}`,
+  }
+}
+
+type Add = (who: Who, path: string, label: string) => void
+
+/** The usage log's lists and statistics, an administrator's and a user's own. */
+function logCases({ heavy, light, now }: CaseData, add: Add) {
+  const { day, month, all, old } = ranges(now)
   const token = encodeURIComponent(heavy.tokens[0]?.[1] ?? '')
   const lightToken = encodeURIComponent(light.tokens[0]?.[1] ?? '')
-  const cases: Case[] = []
-  const add = (who: Who, path: string, label: string) => cases.push({ who, path, label })
   const logFilters: Array<[string, string]> = [
     ['', 'first page'],
     [day, '24 h'],
@@ -66,7 +74,10 @@ export function consoleCases({ heavy, light, now }: CaseData): Case[] {
   add('heavy', '/api/log/self/?p=100', 'self log list, heavy user, page 100')
   for (const [who, q, label] of selfFilters.slice(1)) add(who, `/api/log/self/stat?${q}`, `self log stat, ${label}`)
   add('heavy', `/api/log/self/stat?${all}`, 'self log stat, heavy user, all time')
+}
 
+/** The data dashboard and its breakdowns. */
+function dataCases({ heavy, now }: CaseData, add: Add) {
   add('root', `/api/data/?start_timestamp=${now - DAY}&end_timestamp=${now}`, 'dashboard, everyone, 24 h')
   add('root', `/api/data/?start_timestamp=${now - 7 * DAY}&end_timestamp=${now}`, 'dashboard, everyone, 7 days')
   add('root', `/api/data/?start_timestamp=${now - 30 * DAY}&end_timestamp=${now}`, 'dashboard, everyone, 30 days')
@@ -103,7 +114,11 @@ export function consoleCases({ heavy, light, now }: CaseData): Case[] {
     `/api/data/self/breakdown?by=model&granularity=week&start_timestamp=${now - 90 * DAY}&end_timestamp=${now}`,
     'own breakdown by model, weekly, 90 days',
   )
+}
 
+/** The task lists and the other admin lists and searches. */
+function listCases({ light, now }: CaseData, add: Add) {
+  const { dayMs } = ranges(now)
   add('root', '/api/mj/?p=0', 'Midjourney tasks, first page')
   add('root', '/api/mj/?p=300', 'Midjourney tasks, page 300')
   add('root', `/api/mj/?p=0&${dayMs}`, 'Midjourney tasks, 24 h (ms)')
@@ -123,5 +138,13 @@ export function consoleCases({ heavy, light, now }: CaseData): Case[] {
   add('root', '/api/channel/?p=150', 'channels, page 150')
   add('root', '/api/channel/search?keyword=seed-channel-19', 'channel search')
   add('root', '/api/redemption/?p=0', 'redemption codes, first page')
+}
+
+export function consoleCases(data: CaseData): Case[] {
+  const cases: Case[] = []
+  const add: Add = (who, path, label) => cases.push({ who, path, label })
+  logCases(data, add)
+  dataCases(data, add)
+  listCases(data, add)
   return cases
 }
