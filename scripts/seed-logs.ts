@@ -58,7 +58,9 @@ async function seed(database: Database, args: Args): Promise<void> {
   await seedLogs(database, row, args.count, args.batch, (done) => progress(done, args.count, t0))
   if (process.stdout.isTTY) process.stdout.write('\n')
   const seconds = (performance.now() - t0) / 1000
-  console.log(`seeded ${args.count} log rows for ${users.length} users in ${seconds.toFixed(1)} s (${Math.round(args.count / seconds)} rows/s)`)
+  console.log(
+    `seeded ${args.count} log rows for ${users.length} users in ${seconds.toFixed(1)} s (${Math.round(args.count / seconds)} rows/s)`,
+  )
 }
 
 function progress(done: number, total: number, t0: number) {
@@ -114,7 +116,11 @@ async function time(server: Server, args: Args): Promise<void> {
       ['light', light.user_id],
     ] as const) {
       tokens[who] = `bench-${who}-${randomBytes(12).toString('hex')}`
-      await db.updateTable('users').set({ access_token: hashAccessToken(tokens[who]) }).where('id', '=', id).execute()
+      await db
+        .updateTable('users')
+        .set({ access_token: hashAccessToken(tokens[who]) })
+        .where('id', '=', id)
+        .execute()
     }
     const now = Math.floor(Date.now() / 1000)
     const day = `start_timestamp=${now - 86400}&end_timestamp=${now + 3600}`
@@ -178,7 +184,11 @@ async function time(server: Server, args: Args): Promise<void> {
     }
   } finally {
     // the timing tokens are signed-in sessions for root and two users: never leave them behind
-    await db.updateTable('users').set({ access_token: null }).where('access_token', 'in', [...Object.values(tokens).map(hashAccessToken), '']).execute()
+    await db
+      .updateTable('users')
+      .set({ access_token: null })
+      .where('access_token', 'in', [...Object.values(tokens).map(hashAccessToken), ''])
+      .execute()
   }
 }
 

@@ -71,7 +71,13 @@ export async function writePostgresBatch(db: Kysely<DB>, b: PlainBatch): Promise
       if (isReachedStatus(st)) await tx.executeQuery(CompiledQuery.raw(markTokenSql(st, '$1', b.now), [id]))
     }
     await inChunks(tx, b.buckets, CHUNK, (n) => upsertBucketsSql(n, '$n'), bucketValues)
-    await inChunks(tx, modelDeltas(b.buckets), CHUNK, (n) => upsertModelsSql(n, '$n'), (m) => m)
+    await inChunks(
+      tx,
+      modelDeltas(b.buckets),
+      CHUNK,
+      (n) => upsertModelsSql(n, '$n'),
+      (m) => m,
+    )
     await inChunks(tx, b.dims, CHUNK, (n) => upsertDimsSql(n, '$n'), dimValues)
     for (const mark of b.marks) await tx.executeQuery(CompiledQuery.raw(markSql('postgres'), mark))
   })

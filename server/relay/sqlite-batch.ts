@@ -5,7 +5,10 @@ import { markSql } from '../db/ledger-journal.ts'
 import { TOKEN_STATUS } from '../../domain/statuses.ts'
 import { isReachedStatus, markTokenSql, type Fresh, type PlainBatch } from './ledger-batch.ts'
 
-type Statements = Record<'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket' | 'model' | 'dim' | 'mark', StatementSync>
+type Statements = Record<
+  'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket' | 'model' | 'dim' | 'mark',
+  StatementSync
+>
 
 const prepared = new WeakMap<DatabaseSync, Statements>()
 
