@@ -37,3 +37,23 @@ export function Skeleton({ rows }: { rows: number }) {
     </div>
   )
 }
+
+/**
+ * A paged list's load state (the list screens' shared frame): the skeleton of five rows, the error
+ * panel retrying with the list's reload, `empty` when there are no rows, else the rows.
+ */
+export function ListLoadState<T>({
+  list,
+  empty,
+  children,
+}: {
+  list: { load: Load<T[]>; reload: () => unknown }
+  empty: ReactNode
+  children: (rows: T[]) => ReactNode
+}) {
+  return (
+    <LoadState load={list.load} onRetry={list.reload} skeletonRows={5} isEmpty={(rows) => rows.length === 0} empty={empty}>
+      {children}
+    </LoadState>
+  )
+}

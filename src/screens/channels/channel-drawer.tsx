@@ -81,27 +81,10 @@ interface EditorFormProps extends Omit<ChannelDrawerProps, 'editing'> {
   setForm: (change: (f: ChannelForm) => ChannelForm) => void
 }
 
-function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: EditorFormProps) {
+/** "Fetch models": the upstream's model ids (through the server, or from the browser for a key not saved yet) added to the form's. */
+function useFetchModels({ channel, form, setForm }: Pick<EditorFormProps, 'channel' | 'form' | 'setForm'>) {
   const t = useT()
-  const L = useLabels()
-  const isNew = channel === null
-  const modelsByType = useStore($modelsByType)
-  const allModels = useStore($allModels)
-  const [message, setMessage] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const typeModels = modelsByType[String(form.type)] ?? []
-  const set = <K extends keyof ChannelForm>(key: K, value: ChannelForm[K]) => setForm((f) => ({ ...f, [key]: value }))
-
-  function setType(type: number) {
-    setForm((f) => {
-      const next = { ...f, type }
-      // image, music and video types bring their preset models when nothing is chosen yet
-      if (channelType(type)?.media && f.models.length === 0) next.models = [...(modelsByType[String(type)] ?? [])]
-      return next
-    })
-  }
-
-  async function fetchModels() {
+  return async function fetchModels() {
     if (!canFetchModels(form.type)) {
       toast.error(t('channels.error.openaiOnly'))
       return
@@ -112,7 +95,7 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
         .map((k) => k.trim())
         .find(Boolean) ?? ''
     // a key the server does not hold yet: the browser asks the upstream itself
-    if (isNew && !typedKey) return void toast.error(t('channels.error.keyFirst'))
+    if (channel === null && !typedKey) return void toast.error(t('channels.error.keyFirst'))
     let ids: string[]
     try {
       ids = await fetchChannelModels(channel?.id ?? null, form.base_url, typedKey)
@@ -124,11 +107,18 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
     setForm((f) => ({ ...f, models: addModels(f.models, ids.join(',')).models }))
     toast.success(t('channels.fetched', { n: ids.length }))
   }
+}
+
+/** Saving the form: the checks, then a create (one channel per key in batch mode) or an update. */
+function useChannelSave({ channel, form, onSaved }: Pick<EditorFormProps, 'channel' | 'form' | 'onSaved'>) {
+  const t = useT()
+  const [message, setMessage] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
 
   async function submit(e: FormEvent) {
     e.preventDefault()
     setMessage(null)
-    const result = channelBody(form, isNew)
+    const result = channelBody(form, channel === null)
     if ('problem' in result) {
       setMessage(problemMessage(t, result.problem))
       return
@@ -139,7 +129,7 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
     }
     setBusy(true)
     try {
-      if (isNew) {
+      if (channel === null) {
         const created = await createChannels(result.body)
         toast.success(t('channels.created', { n: created.length }))
         onSaved({ created })
@@ -153,6 +143,27 @@ function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: Editor
     } finally {
       setBusy(false)
     }
+  }
+  return { message, busy, submit }
+}
+
+function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: EditorFormProps) {
+  const L = useLabels()
+  const isNew = channel === null
+  const modelsByType = useStore($modelsByType)
+  const allModels = useStore($allModels)
+  const fetchModels = useFetchModels({ channel, form, setForm })
+  const { message, busy, submit } = useChannelSave({ channel, form, onSaved })
+  const typeModels = modelsByType[String(form.type)] ?? []
+  const set = <K extends keyof ChannelForm>(key: K, value: ChannelForm[K]) => setForm((f) => ({ ...f, [key]: value }))
+
+  function setType(type: number) {
+    setForm((f) => {
+      const next = { ...f, type }
+      // image, music and video types bring their preset models when nothing is chosen yet
+      if (channelType(type)?.media && f.models.length === 0) next.models = [...(modelsByType[String(type)] ?? [])]
+      return next
+    })
   }
 
   const suggestions = [...new Set([...typeModels, ...allModels])]

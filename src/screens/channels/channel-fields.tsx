@@ -68,12 +68,40 @@ function NumberField({ form, set, name, label, min }: FieldsProps & { name: Numb
   )
 }
 
+/** The key: one, or one per line in a batch create; an edit keeps the stored key when left empty. */
+function KeyField({ form, set, isNew }: FieldsProps & { isNew: boolean }) {
+  const L = useLabels()
+  const keyFormat = channelType(form.type)?.keyFormat
+  const keyHelp = keyFormat ? L('channels.keyFormat', { format: keyFormat }) : L('channels.keyGeneric')
+  return isNew && form.batch ? (
+    <sl-textarea
+      label={L('channels.field.keys')}
+      name="key"
+      rows={4}
+      resize="vertical"
+      placeholder={keyFormat ?? L('channels.placeholder.key')}
+      help-text={`${keyHelp} ${L('channels.batchHelp')}`}
+      value={form.key}
+      onsl-input={(e: Event) => set('key', valueOf(e))}
+    ></sl-textarea>
+  ) : (
+    <sl-input
+      label={L('channels.field.key')}
+      name="key"
+      required={isNew}
+      autocomplete="off"
+      placeholder={isNew ? (keyFormat ?? L('channels.placeholder.key')) : L('channels.placeholder.keepKey')}
+      help-text={keyHelp}
+      value={form.key}
+      onsl-input={(e: Event) => set('key', valueOf(e))}
+    ></sl-input>
+  )
+}
+
 /** Type, name, key (one, or one per line in a batch), base URL, `other` and the organization. */
 export function ConnectionFields({ form, set, isNew, setType }: FieldsProps & { isNew: boolean; setType: (type: number) => void }) {
   const L = useLabels()
   const locale = useLocale()
-  const keyFormat = channelType(form.type)?.keyFormat
-  const keyHelp = keyFormat ? L('channels.keyFormat', { format: keyFormat }) : L('channels.keyGeneric')
   return (
     <>
       <sl-select
@@ -102,29 +130,7 @@ export function ConnectionFields({ form, set, isNew, setType }: FieldsProps & { 
           {L('channels.field.batch')}
         </sl-switch>
       )}
-      {isNew && form.batch ? (
-        <sl-textarea
-          label={L('channels.field.keys')}
-          name="key"
-          rows={4}
-          resize="vertical"
-          placeholder={keyFormat ?? L('channels.placeholder.key')}
-          help-text={`${keyHelp} ${L('channels.batchHelp')}`}
-          value={form.key}
-          onsl-input={(e: Event) => set('key', valueOf(e))}
-        ></sl-textarea>
-      ) : (
-        <sl-input
-          label={L('channels.field.key')}
-          name="key"
-          required={isNew}
-          autocomplete="off"
-          placeholder={isNew ? (keyFormat ?? L('channels.placeholder.key')) : L('channels.placeholder.keepKey')}
-          help-text={keyHelp}
-          value={form.key}
-          onsl-input={(e: Event) => set('key', valueOf(e))}
-        ></sl-input>
-      )}
+      <KeyField form={form} set={set} isNew={isNew} />
       <sl-input
         label={L('channels.field.baseUrl')}
         name="base_url"

@@ -18,17 +18,13 @@ interface ModelsFieldProps {
   onFetch: () => Promise<void>
 }
 
-/**
- * The models a channel serves: chips to remove, a box for custom names (comma separated, with
- * suggestions), and tools to fill in the type's models, fetch the upstream list or clear all.
- */
-export function ModelsField({ models, onChange, suggestions, typeModels, onFetch }: ModelsFieldProps) {
+/** The box for custom names (comma separated, with suggestions) and its add button. */
+function AddModels({ models, onChange, suggestions }: Pick<ModelsFieldProps, 'models' | 'onChange' | 'suggestions'>) {
   const t = useT()
   const L = useLabels()
   const listId = useId()
   const inputId = useId()
   const [typed, setTyped] = useState('')
-  const [fetching, setFetching] = useState(false)
 
   function add() {
     if (!typed.trim()) return
@@ -44,6 +40,44 @@ export function ModelsField({ models, onChange, suggestions, typeModels, onFetch
       add()
     }
   }
+
+  return (
+    <div className="tg-models__add">
+      <label className="visually-hidden" htmlFor={inputId}>
+        {L('channels.modelsAdd')}
+      </label>
+      <input
+        id={inputId}
+        className="tg-native-input"
+        name="custom-models"
+        list={listId}
+        autoComplete="off"
+        placeholder={L('channels.modelsAddPlaceholder')}
+        value={typed}
+        onChange={(e) => setTyped(e.target.value)}
+        onKeyDown={onKey}
+      />
+      <datalist id={listId}>
+        {suggestions
+          .filter((s) => !models.includes(s))
+          .map((s) => (
+            <option key={s} value={s} />
+          ))}
+      </datalist>
+      <sl-button size="small" data-action="add-models" onClick={add}>
+        {L('channels.modelsAdd')}
+      </sl-button>
+    </div>
+  )
+}
+
+/**
+ * The models a channel serves: chips to remove, a box for custom names (comma separated, with
+ * suggestions), and tools to fill in the type's models, fetch the upstream list or clear all.
+ */
+export function ModelsField({ models, onChange, suggestions, typeModels, onFetch }: ModelsFieldProps) {
+  const L = useLabels()
+  const [fetching, setFetching] = useState(false)
 
   async function fetchList() {
     setFetching(true)
@@ -67,32 +101,7 @@ export function ModelsField({ models, onChange, suggestions, typeModels, onFetch
           </sl-tag>
         ))}
       </div>
-      <div className="tg-models__add">
-        <label className="visually-hidden" htmlFor={inputId}>
-          {L('channels.modelsAdd')}
-        </label>
-        <input
-          id={inputId}
-          className="tg-native-input"
-          name="custom-models"
-          list={listId}
-          autoComplete="off"
-          placeholder={L('channels.modelsAddPlaceholder')}
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-          onKeyDown={onKey}
-        />
-        <datalist id={listId}>
-          {suggestions
-            .filter((s) => !models.includes(s))
-            .map((s) => (
-              <option key={s} value={s} />
-            ))}
-        </datalist>
-        <sl-button size="small" data-action="add-models" onClick={add}>
-          {L('channels.modelsAdd')}
-        </sl-button>
-      </div>
+      <AddModels models={models} onChange={onChange} suggestions={suggestions} />
       <div className="tg-models__tools">
         <sl-button
           size="small"

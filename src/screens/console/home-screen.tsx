@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { useStore } from '@nanostores/react'
 import { useT, type MessageKey } from '../../i18n/t.ts'
 import * as statusApi from '../../api/status.ts'
@@ -26,16 +26,9 @@ interface HomeContent {
   notice: string
 }
 
-/**
- * Home: the admin's HomePageContent (sanitised HTML, or a URL shown in a sandboxed frame), with the
- * Notice above it; without home content, a welcome page with the Notice.
- */
-export function HomeScreen() {
-  const t = useT()
-  const status = useStore($status)
-  const user = useStore($session)
+/** The home content and the notice (each '' when absent or unreadable); null until both come. */
+function useHomeContent(): HomeContent | null {
   const [content, setContent] = useState<HomeContent | null>(null)
-
   useEffect(() => {
     let live = true
     Promise.all([statusApi.homePageContent().catch(() => ''), statusApi.notice().catch(() => '')]).then(([home, notice]) => {
@@ -45,44 +38,14 @@ export function HomeScreen() {
       live = false
     }
   }, [])
+  return content
+}
 
-  if (!content) {
-    return (
-      <div className="tg-home" aria-busy="true">
-        <sl-skeleton effect="sheen" style={{ height: '2.5rem', width: '60%', marginBottom: '1rem' }}></sl-skeleton>
-        <sl-skeleton effect="sheen" style={{ height: '1.25rem', width: '90%', marginBottom: '0.5rem' }}></sl-skeleton>
-        <sl-skeleton effect="sheen" style={{ height: '1.25rem', width: '75%' }}></sl-skeleton>
-      </div>
-    )
-  }
-
-  const notice = content.notice.trim() && (
-    <sl-alert variant="primary" open className="tg-home__notice" data-notice="">
-      <sl-icon slot="icon" name="info-circle"></sl-icon>
-      <strong>{t('home.notice')}</strong>
-      <div className="tg-prose" dangerouslySetInnerHTML={{ __html: sanitizeHtml(content.notice) }} />
-    </sl-alert>
-  )
-
-  if (content.home.trim()) {
-    return (
-      <div className="tg-home">
-        {notice}
-        {isHttpUrl(content.home) ? (
-          <iframe
-            className="tg-frame tg-home__frame"
-            src={content.home.trim()}
-            title={t('home.embedded')}
-            sandbox="allow-scripts allow-forms allow-popups"
-            data-home-frame=""
-          ></iframe>
-        ) : (
-          <article className="tg-prose" data-home-content="" dangerouslySetInnerHTML={{ __html: sanitizeHtml(content.home) }} />
-        )}
-      </div>
-    )
-  }
-
+/** The welcome page: the site's name and logo, where to go next, the notice, what the gateway offers. */
+function Welcome({ notice }: { notice: ReactNode }) {
+  const t = useT()
+  const status = useStore($status)
+  const user = useStore($session)
   const name = status?.system_name || t('app.defaultName')
   return (
     <div className="tg-home">
@@ -117,6 +80,51 @@ export function HomeScreen() {
           </article>
         ))}
       </section>
+    </div>
+  )
+}
+
+/**
+ * Home: the admin's HomePageContent (sanitised HTML, or a URL shown in a sandboxed frame), with the
+ * Notice above it; without home content, a welcome page with the Notice.
+ */
+export function HomeScreen() {
+  const t = useT()
+  const content = useHomeContent()
+
+  if (!content) {
+    return (
+      <div className="tg-home" aria-busy="true">
+        <sl-skeleton effect="sheen" style={{ height: '2.5rem', width: '60%', marginBottom: '1rem' }}></sl-skeleton>
+        <sl-skeleton effect="sheen" style={{ height: '1.25rem', width: '90%', marginBottom: '0.5rem' }}></sl-skeleton>
+        <sl-skeleton effect="sheen" style={{ height: '1.25rem', width: '75%' }}></sl-skeleton>
+      </div>
+    )
+  }
+
+  const notice = content.notice.trim() && (
+    <sl-alert variant="primary" open className="tg-home__notice" data-notice="">
+      <sl-icon slot="icon" name="info-circle"></sl-icon>
+      <strong>{t('home.notice')}</strong>
+      <div className="tg-prose" dangerouslySetInnerHTML={{ __html: sanitizeHtml(content.notice) }} />
+    </sl-alert>
+  )
+
+  if (!content.home.trim()) return <Welcome notice={notice} />
+  return (
+    <div className="tg-home">
+      {notice}
+      {isHttpUrl(content.home) ? (
+        <iframe
+          className="tg-frame tg-home__frame"
+          src={content.home.trim()}
+          title={t('home.embedded')}
+          sandbox="allow-scripts allow-forms allow-popups"
+          data-home-frame=""
+        ></iframe>
+      ) : (
+        <article className="tg-prose" data-home-content="" dangerouslySetInnerHTML={{ __html: sanitizeHtml(content.home) }} />
+      )}
     </div>
   )
 }

@@ -26,16 +26,10 @@ interface Props {
   formatNumber: (n: number) => string
 }
 
-/**
- * The usage of the dashboard's range broken down by model, user, token or channel (administrators;
- * users their own models and tokens): the top N and the rest as "others", per hour, day or week,
- * as a stacked chart and as tables. The server groups the hourly buckets (GET /api/data/breakdown).
- */
-export function BreakdownPanel({ admin, granularity, start, end, username, formatQuota, formatTicks, formatNumber }: Props) {
-  const t = useT()
-  const dims: dataApi.BreakdownBy[] = admin ? ['model', 'user', 'token', 'channel'] : ['model', 'token']
-  const [by, setBy] = useState<dataApi.BreakdownBy>('model')
-  const [top, setTop] = useState<number>(8)
+type BreakdownAsk = Pick<Props, 'admin' | 'granularity' | 'start' | 'end' | 'username'> & { by: dataApi.BreakdownBy; top: number }
+
+/** The breakdown's request, asked again when any of its terms changes or on retry; `answered` names the last answer's terms. */
+function useBreakdown({ admin, by, granularity, top, start, end, username }: BreakdownAsk) {
   const [attempt, setAttempt] = useState(0)
   const [load, setLoad] = useState<Load<dataApi.Breakdown>>({ state: 'loading' })
   const [answered, setAnswered] = useState('')
@@ -64,6 +58,20 @@ export function BreakdownPanel({ admin, granularity, start, end, username, forma
       live = false
     }
   }, [admin, by, granularity, top, start, end, username, attempt])
+  return { load, answered, retry: () => setAttempt((n) => n + 1) }
+}
+
+/**
+ * The usage of the dashboard's range broken down by model, user, token or channel (administrators;
+ * users their own models and tokens): the top N and the rest as "others", per hour, day or week,
+ * as a stacked chart and as tables. The server groups the hourly buckets (GET /api/data/breakdown).
+ */
+export function BreakdownPanel({ admin, granularity, start, end, username, formatQuota, formatTicks, formatNumber }: Props) {
+  const t = useT()
+  const dims: dataApi.BreakdownBy[] = admin ? ['model', 'user', 'token', 'channel'] : ['model', 'token']
+  const [by, setBy] = useState<dataApi.BreakdownBy>('model')
+  const [top, setTop] = useState<number>(8)
+  const { load, answered, retry } = useBreakdown({ admin, by, granularity, top, start, end, username })
 
   const others = t('dashboard.others')
   const summary = useMemo(
@@ -114,7 +122,7 @@ export function BreakdownPanel({ admin, granularity, start, end, username, forma
       <LoadState
         load={load}
         skeletonRows={3}
-        onRetry={() => setAttempt((n) => n + 1)}
+        onRetry={retry}
         isEmpty={(data) => data.rows.length === 0}
         empty={<EmptyState icon="bar-chart-line" title={t('dashboard.breakdownEmpty')} />}
       >

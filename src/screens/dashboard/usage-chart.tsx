@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState, type RefObject } from 'react'
 import { useStore } from '@nanostores/react'
 import { useLocale, useT } from '../../i18n/t.ts'
 import { $prefs } from '../../stores/prefs.ts'
@@ -19,41 +19,22 @@ const loadChart = () =>
     throw e
   }))
 
-/**
- * The stacked bar chart of the quota each model used per period. Screen readers get its summary;
- * the tables beside it hold the same figures.
- */
-export function UsageChart({
-  summary,
-  formatValue,
-  formatTicks,
-  title,
-}: {
-  summary: UsageSummary
-  /** the caption (the quota by model when absent) */
-  title?: string
-  formatValue: (quota: number) => string
-  formatTicks?: (ticks: number[]) => string[]
-}) {
+interface ChartRefs {
+  target: RefObject<HTMLDivElement | null>
+  ruler: RefObject<HTMLDivElement | null>
+}
+
+/** Draws the chart into `target` once the library is there, again on new figures, locale or theme; follows the card's width. */
+function useDrawing(
+  chart: ChartModule | null,
+  { target, ruler }: ChartRefs,
+  summary: UsageSummary,
+  formatValue: (quota: number) => string,
+  formatTicks?: (ticks: number[]) => string[],
+) {
   const t = useT()
   const locale = useLocale()
   const { theme } = useStore($prefs, { keys: ['theme'] })
-  const target = useRef<HTMLDivElement>(null)
-  const ruler = useRef<HTMLDivElement>(null)
-  const [chart, setChart] = useState<ChartModule | null>(null)
-  const [failed, setFailed] = useState(false)
-  const titleId = useId()
-
-  useEffect(() => {
-    let live = true
-    loadChart()
-      .then((m) => live && setChart(m))
-      .catch(() => live && setFailed(true))
-    return () => {
-      live = false
-    }
-  }, [])
-
   useEffect(() => {
     const el = target.current
     if (!chart || !el) return
@@ -92,7 +73,42 @@ export function UsageChart({
       resize.disconnect()
       drawn.destroy()
     }
-  }, [chart, summary, locale, theme, formatValue, formatTicks, t])
+  }, [chart, target, ruler, summary, locale, theme, formatValue, formatTicks, t])
+}
+
+/**
+ * The stacked bar chart of the quota each model used per period. Screen readers get its summary;
+ * the tables beside it hold the same figures.
+ */
+export function UsageChart({
+  summary,
+  formatValue,
+  formatTicks,
+  title,
+}: {
+  summary: UsageSummary
+  /** the caption (the quota by model when absent) */
+  title?: string
+  formatValue: (quota: number) => string
+  formatTicks?: (ticks: number[]) => string[]
+}) {
+  const t = useT()
+  const target = useRef<HTMLDivElement>(null)
+  const ruler = useRef<HTMLDivElement>(null)
+  const [chart, setChart] = useState<ChartModule | null>(null)
+  const [failed, setFailed] = useState(false)
+  const titleId = useId()
+
+  useEffect(() => {
+    let live = true
+    loadChart()
+      .then((m) => live && setChart(m))
+      .catch(() => live && setFailed(true))
+    return () => {
+      live = false
+    }
+  }, [])
+  useDrawing(chart, { target, ruler }, summary, formatValue, formatTicks)
 
   return (
     <figure

@@ -50,6 +50,18 @@ function FigureCells({
   )
 }
 
+/** A row's share of the quota: a bar and the percentage. */
+function ShareCell({ share, percent }: { share: number; percent: Intl.NumberFormat }) {
+  return (
+    <td className="tg-num">
+      <span className="tg-dash__share">
+        <span className="tg-dash__share-bar" style={{ width: `${Math.round(share * 100)}%` }} aria-hidden="true"></span>
+        {percent.format(share)}
+      </span>
+    </td>
+  )
+}
+
 /**
  * The figures of the chart as tables: usage by model over the whole range, and by period and
  * model. They are what a screen reader reads, and what anyone can copy.
@@ -88,16 +100,7 @@ export function UsageTables({ summary, formatQuota, formatNumber, prefix, keyHea
                 <tr key={m.model} data-model={m.model}>
                   <th scope="row">{m.model}</th>
                   <FigureCells row={m} formatNumber={formatNumber} formatQuota={formatQuota} />
-                  <td className="tg-num">
-                    <span className="tg-dash__share">
-                      <span
-                        className="tg-dash__share-bar"
-                        style={{ width: `${Math.round(share(m.quota) * 100)}%` }}
-                        aria-hidden="true"
-                      ></span>
-                      {percent.format(share(m.quota))}
-                    </span>
-                  </td>
+                  <ShareCell share={share(m.quota)} percent={percent} />
                 </tr>
               ))}
             </tbody>

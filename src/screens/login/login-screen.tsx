@@ -35,31 +35,16 @@ const DEFAULT_ROOT = { username: 'root', password: '123456' }
 /** The outside sign-in methods (their buttons, dialog and widget): loaded when the status enables one. */
 const OAuthButtons = lazy(async () => ({ default: (await import('./oauth-buttons.tsx')).OAuthButtons }))
 
-/** Sign-in: username and password, the outside sign-in methods the site enables, the bot check. */
-export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
+/** The username and password form, with the bot check when the site has one; `onSignedIn` once the server accepts. */
+function PasswordForm({ expired, onSignedIn }: { expired: boolean; onSignedIn: (user: User, defaultPassword: boolean) => void }) {
   const t = useT()
-  const navigate = useNavigate()
   const status = useStore($status)
-  const route = useStore($route)
-  const user = useStore($session)
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [message, setMessage] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [turnstileToken, setTurnstileToken] = useState('')
-  const expired = route.query.has('expired')
   const turnstileOn = !!status?.turnstile_check && !!status.turnstile_site_key
-  const passwordLogin = status?.password_login !== false
-  const oauth = oauthMethods(status)
-
-  function signedIn(answer: User, defaultPassword = false) {
-    signIn(answer)
-    toast.success(t('login.success'))
-    if (defaultPassword) toast.warning(t('login.defaultPassword'), 20000)
-    // the event carries the stored user: never the credential or an access token
-    onLogin?.($session.get() ?? answer)
-    navigate(AFTER_LOGIN_PATH)
-  }
 
   async function submit(e: FormEvent) {
     e.preventDefault()
@@ -76,12 +61,71 @@ export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
     setBusy(true)
     try {
       const user = await accountApi.login(username, password, turnstileOn ? turnstileToken : undefined)
-      signedIn(user, username === DEFAULT_ROOT.username && password === DEFAULT_ROOT.password)
+      onSignedIn(user, username === DEFAULT_ROOT.username && password === DEFAULT_ROOT.password)
     } catch {
       // the API client has shown the server's message as an error toast
     } finally {
       setBusy(false)
     }
+  }
+
+  return (
+    <form
+      className="tg-form"
+      part="form"
+      onSubmit={submit}
+      noValidate
+      style={expired ? { marginTop: 'var(--sl-spacing-medium)' } : undefined}
+    >
+      {message && <FormMessage>{message}</FormMessage>}
+      <sl-input
+        label={t('field.username')}
+        name="username"
+        autocomplete="username"
+        placeholder={t('placeholder.loginUsername')}
+        value={username}
+        onsl-input={(e: Event) => setUsername((e.target as HTMLInputElement).value)}
+      >
+        <sl-icon slot="prefix" name="person"></sl-icon>
+      </sl-input>
+      <sl-input
+        label={t('field.password')}
+        name="password"
+        type="password"
+        autocomplete="current-password"
+        passwordToggle
+        placeholder={t('placeholder.loginPassword')}
+        value={password}
+        onsl-input={(e: Event) => setPassword((e.target as HTMLInputElement).value)}
+      >
+        <sl-icon slot="prefix" name="shield-lock"></sl-icon>
+      </sl-input>
+      {turnstileOn && <Turnstile siteKey={status!.turnstile_site_key} onToken={setTurnstileToken} />}
+      <sl-button type="submit" variant="primary" size="large" loading={busy} part="submit-button" exportparts="base:submit-button__base">
+        {t('login.submit')}
+      </sl-button>
+    </form>
+  )
+}
+
+/** Sign-in: username and password, the outside sign-in methods the site enables, the bot check. */
+export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
+  const t = useT()
+  const navigate = useNavigate()
+  const status = useStore($status)
+  const route = useStore($route)
+  const user = useStore($session)
+  const expired = route.query.has('expired')
+  const passwordLogin = status?.password_login !== false
+  const oauth = oauthMethods(status)
+
+  function signedIn(answer: User, defaultPassword = false) {
+    signIn(answer)
+    toast.success(t('login.success'))
+    if (defaultPassword) toast.warning(t('login.defaultPassword'), 20000)
+    // the event carries the stored user: never the credential or an access token
+    onLogin?.($session.get() ?? answer)
+    navigate(AFTER_LOGIN_PATH)
   }
 
   if (user) return <SignedInCard user={user} />
@@ -104,48 +148,7 @@ export function LoginScreen({ noLinks = false, onLogin }: LoginScreenProps) {
     >
       {expired && <FormMessage variant="warning">{t('login.expired')}</FormMessage>}
       {passwordLogin ? (
-        <form
-          className="tg-form"
-          part="form"
-          onSubmit={submit}
-          noValidate
-          style={expired ? { marginTop: 'var(--sl-spacing-medium)' } : undefined}
-        >
-          {message && <FormMessage>{message}</FormMessage>}
-          <sl-input
-            label={t('field.username')}
-            name="username"
-            autocomplete="username"
-            placeholder={t('placeholder.loginUsername')}
-            value={username}
-            onsl-input={(e: Event) => setUsername((e.target as HTMLInputElement).value)}
-          >
-            <sl-icon slot="prefix" name="person"></sl-icon>
-          </sl-input>
-          <sl-input
-            label={t('field.password')}
-            name="password"
-            type="password"
-            autocomplete="current-password"
-            passwordToggle
-            placeholder={t('placeholder.loginPassword')}
-            value={password}
-            onsl-input={(e: Event) => setPassword((e.target as HTMLInputElement).value)}
-          >
-            <sl-icon slot="prefix" name="shield-lock"></sl-icon>
-          </sl-input>
-          {turnstileOn && <Turnstile siteKey={status!.turnstile_site_key} onToken={setTurnstileToken} />}
-          <sl-button
-            type="submit"
-            variant="primary"
-            size="large"
-            loading={busy}
-            part="submit-button"
-            exportparts="base:submit-button__base"
-          >
-            {t('login.submit')}
-          </sl-button>
-        </form>
+        <PasswordForm expired={expired} onSignedIn={signedIn} />
       ) : (
         <FormMessage variant="primary">{t('login.passwordOff')}</FormMessage>
       )}

@@ -149,69 +149,56 @@ interface RowProps {
   onCopy: (text: string) => void
 }
 
-/** One log row (drawn again only when its own log changes). */
-const LogRow = memo(function LogRow({ log, index, admin, status, onUser, onCopy }: RowProps) {
-  const t = useLogLabels()
-  const type = logTypeLabel(log.type)
+/** A cell's log, and the row's words (the cells do not each ask for them). */
+interface CellProps {
+  log: Log
+  t: ReturnType<typeof useLogLabels>
+}
+
+/** The channel, with the retry chain the request went through. */
+function ChannelCell({ log, t }: CellProps) {
+  const chain = retryChain(parseOther(log.other))
+  return (
+    <td data-col="channel" data-label={t('logs.col.channel')}>
+      {log.channel ? <Tag variant="neutral">#{log.channel}</Tag> : '—'}
+      {chain.length > 0 && (
+        <div className="tg-log__chain" data-retry-chain={chain.join(',')} title={`${t('logs.retryChain')}: ${chain.join(' → ')}`}>
+          <span className="tg-log__sr">{t('logs.retryChain')}: </span>
+          <span aria-hidden="true">↻ </span>
+          {chain.join(' → ')}
+        </div>
+      )}
+    </td>
+  )
+}
+
+/** The user, a button that shows the user's details. */
+function UserCell({ log, t, onUser }: CellProps & Pick<RowProps, 'onUser'>) {
+  return (
+    <td data-col="user" data-label={t('logs.col.user')}>
+      {log.username ? (
+        <button
+          type="button"
+          className="tg-linklike tg-log__user"
+          title={log.username}
+          data-user-id={log.user_id}
+          onClick={() => onUser(log)}
+        >
+          {log.username}
+        </button>
+      ) : (
+        '—'
+      )}
+    </td>
+  )
+}
+
+/** A usage log's duration (with its tone and whether it streamed) and its prompt and completion tokens; '—' for other logs. */
+function UsageCells({ log, t }: CellProps) {
   const usage = log.type === LOG_TYPE.consume
   const tone = logDurationTone(log.use_time)
-  const chain = admin ? retryChain(parseOther(log.other)) : []
   return (
-    <tr data-log-row="" data-index={index} aria-rowindex={index + 2}>
-      <td className="tg-nowrap" data-col="time" data-label={t('logs.col.time')}>
-        {formatTimestamp(log.created_at)}
-      </td>
-      {admin && (
-        <td data-col="channel" data-label={t('logs.col.channel')}>
-          {log.channel ? <Tag variant="neutral">#{log.channel}</Tag> : '—'}
-          {chain.length > 0 && (
-            <div className="tg-log__chain" data-retry-chain={chain.join(',')} title={`${t('logs.retryChain')}: ${chain.join(' → ')}`}>
-              <span className="tg-log__sr">{t('logs.retryChain')}: </span>
-              <span aria-hidden="true">↻ </span>
-              {chain.join(' → ')}
-            </div>
-          )}
-        </td>
-      )}
-      {admin && (
-        <td data-col="user" data-label={t('logs.col.user')}>
-          {log.username ? (
-            <button
-              type="button"
-              className="tg-linklike tg-log__user"
-              title={log.username}
-              data-user-id={log.user_id}
-              onClick={() => onUser(log)}
-            >
-              {log.username}
-            </button>
-          ) : (
-            '—'
-          )}
-        </td>
-      )}
-      <td data-col="token" data-label={t('logs.col.token')} className="tg-log__token" title={log.token_name || undefined}>
-        <span className="tg-log__clamp">{log.token_name || '—'}</span>
-      </td>
-      <td data-col="type" data-label={t('logs.col.type')}>
-        <Tag variant={type.variant} data-type={log.type}>
-          {t(type.key)}
-        </Tag>
-      </td>
-      <td data-col="model" data-label={t('logs.col.model')}>
-        {log.model_name ? (
-          <button
-            type="button"
-            className="tg-chip tg-log__model"
-            title={`${log.model_name} · ${t('logs.copyModel')}`}
-            onClick={() => onCopy(log.model_name)}
-          >
-            {log.model_name}
-          </button>
-        ) : (
-          '—'
-        )}
-      </td>
+    <>
       <td data-col="duration" data-label={t('logs.col.duration')} className="tg-nowrap">
         {usage ? (
           <span className="tg-log__usage">
@@ -240,6 +227,44 @@ const LogRow = memo(function LogRow({ log, index, admin, status, onUser, onCopy 
           <span data-col="prompt">—</span>
         )}
       </td>
+    </>
+  )
+}
+
+/** One log row (drawn again only when its own log changes). */
+const LogRow = memo(function LogRow({ log, index, admin, status, onUser, onCopy }: RowProps) {
+  const t = useLogLabels()
+  const type = logTypeLabel(log.type)
+  return (
+    <tr data-log-row="" data-index={index} aria-rowindex={index + 2}>
+      <td className="tg-nowrap" data-col="time" data-label={t('logs.col.time')}>
+        {formatTimestamp(log.created_at)}
+      </td>
+      {admin && <ChannelCell log={log} t={t} />}
+      {admin && <UserCell log={log} t={t} onUser={onUser} />}
+      <td data-col="token" data-label={t('logs.col.token')} className="tg-log__token" title={log.token_name || undefined}>
+        <span className="tg-log__clamp">{log.token_name || '—'}</span>
+      </td>
+      <td data-col="type" data-label={t('logs.col.type')}>
+        <Tag variant={type.variant} data-type={log.type}>
+          {t(type.key)}
+        </Tag>
+      </td>
+      <td data-col="model" data-label={t('logs.col.model')}>
+        {log.model_name ? (
+          <button
+            type="button"
+            className="tg-chip tg-log__model"
+            title={`${log.model_name} · ${t('logs.copyModel')}`}
+            onClick={() => onCopy(log.model_name)}
+          >
+            {log.model_name}
+          </button>
+        ) : (
+          '—'
+        )}
+      </td>
+      <UsageCells log={log} t={t} />
       <td className="tg-num tg-nowrap" data-col="quota" data-label={t('logs.col.quota')}>
         {log.quota ? formatQuota(log.quota, status, 6) : '—'}
       </td>

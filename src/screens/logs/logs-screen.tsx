@@ -9,7 +9,7 @@ import { $prefs, PAGE_SIZES } from '../../stores/prefs.ts'
 import { now } from '../../stores/clock.ts'
 import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
-import { LoadState } from '../../ui/load-state.tsx'
+import { ListLoadState } from '../../ui/load-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { usePagedList, type PagedListView } from '../../stores/paged-list.ts'
 import { useMediaQuery } from '../../ui/media.ts'
@@ -123,11 +123,8 @@ export function LogsScreen() {
         busy={list.load.state === 'loading' || (list.load.state === 'ready' && !!list.load.refreshing)}
       />
       <LogStat />
-      <LoadState
-        load={list.load}
-        onRetry={list.reload}
-        skeletonRows={5}
-        isEmpty={(rows) => rows.length === 0}
+      <ListLoadState
+        list={list}
         empty={
           <EmptyState icon="journal-text" title={t('logs.empty.title')}>
             {t('logs.empty.body')}
@@ -145,7 +142,7 @@ export function LogsScreen() {
             <LogsFooter list={list} rows={rows} size={size} />
           </>
         )}
-      </LoadState>
+      </ListLoadState>
       {admin && <UserInfoDialog target={userInfo} onClose={() => setUserInfo(null)} />}
       {admin && cleaning && <CleanLogsDialog open={cleaning} onClose={() => setCleaning(false)} />}
       {fallback}

@@ -30,70 +30,51 @@ function rowAt(offsets: Float64Array, y: number): number {
   return Math.max(0, lo)
 }
 
+type Window = Omit<VirtualRows, 'measure'>
+
+/** The rows to draw for the scroller's position, rows not measured yet taken to be `guess` px high. */
+function windowOf(count: number, heights: number[], guess: number, el: HTMLElement | null): Window {
+  const offsets = new Float64Array(count + 1)
+  for (let i = 0; i < count; i++) offsets[i + 1] = offsets[i]! + (heights[i] ?? guess)
+  const view = el?.clientHeight ?? 0
+  const top = el && view > 0 ? el.scrollTop : 0
+  const first = count ? rowAt(offsets, top) : 0
+  const start = Math.max(0, first - OVERSCAN)
+  let end = first
+  if (view > 0) while (end < count && offsets[end]! < top + view) end++
+  else end = Math.min(count, first + FIRST_WINDOW)
+  end = Math.min(count, end + OVERSCAN)
+  return { start, end, before: offsets[start]!, after: offsets[count]! - offsets[end]! }
+}
+
 /**
- * Windowed rendering of a long list inside its own scroller: only the rows in view (and a few
- * around) are drawn, the others stand as blank space of their measured (or estimated) height.
- * Rows may differ in height and change it (details unfolded, cards on phones): the drawn ones are
- * measured after each render and on resize.
+ * Measures the drawn rows (marked with data-index) into `heights`, and the first average into
+ * `firstAverage` when there is none yet; true when anything changed.
  */
-export function useVirtualRows(count: number, scroller: RefObject<HTMLElement | null>): VirtualRows {
-  const heights = useRef<number[]>([])
-  const firstAverage = useRef<number | null>(null)
-  const [win, setWin] = useState({ start: 0, end: Math.min(count, FIRST_WINDOW), before: 0, after: 0 })
-  const frame = useRef(0)
-
-  const place = useCallback(() => {
-    const el = scroller.current
-    const h = heights.current
-    // rows not drawn yet are taken to be as high as the first rows drawn were on average (fixed
-    // then: a guess that moved with every row measured would move the window again and again)
-    const guess = firstAverage.current ?? ESTIMATE
-    const offsets = new Float64Array(count + 1)
-    for (let i = 0; i < count; i++) offsets[i + 1] = offsets[i]! + (h[i] ?? guess)
-    const view = el?.clientHeight ?? 0
-    const top = el && view > 0 ? el.scrollTop : 0
-    const first = count ? rowAt(offsets, top) : 0
-    const start = Math.max(0, first - OVERSCAN)
-    let end = first
-    if (view > 0) while (end < count && offsets[end]! < top + view) end++
-    else end = Math.min(count, first + FIRST_WINDOW)
-    end = Math.min(count, end + OVERSCAN)
-    const next = { start, end, before: offsets[start]!, after: offsets[count]! - offsets[end]! }
-    setWin((w) => (w.start === next.start && w.end === next.end && w.before === next.before && w.after === next.after ? w : next))
-  }, [count, scroller])
-
-  const measure = useCallback(() => {
-    const el = scroller.current
-    if (!el) return
-    let changed = false
-    let sum = 0
-    let seen = 0
-    for (const row of el.querySelectorAll<HTMLElement>('[data-index]')) {
-      const i = Number(row.dataset.index)
-      const height = row.getBoundingClientRect().height
-      sum += height
-      seen++
-      if (height > 0 && Math.abs((heights.current[i] ?? ESTIMATE) - height) > 0.5) {
-        heights.current[i] = height
-        changed = true
-      }
-    }
-    if (firstAverage.current === null && seen > 0 && sum > 0) {
-      firstAverage.current = sum / seen
+function measureRows(el: HTMLElement, heights: number[], firstAverage: { current: number | null }): boolean {
+  let changed = false
+  let sum = 0
+  let seen = 0
+  for (const row of el.querySelectorAll<HTMLElement>('[data-index]')) {
+    const i = Number(row.dataset.index)
+    const height = row.getBoundingClientRect().height
+    sum += height
+    seen++
+    if (height > 0 && Math.abs((heights[i] ?? ESTIMATE) - height) > 0.5) {
+      heights[i] = height
       changed = true
     }
-    if (changed) place()
-  }, [place, scroller])
+  }
+  if (firstAverage.current === null && seen > 0 && sum > 0) {
+    firstAverage.current = sum / seen
+    changed = true
+  }
+  return changed
+}
 
-  // a new list (a search) forgets the measured heights of the old one
-  useLayoutEffect(() => {
-    if (count === 0) {
-      heights.current = []
-      firstAverage.current = null
-    }
-    place()
-  }, [count, place])
-
+/** Places the window again on scroll (on the next frame), and measures the drawn rows again on resize. */
+function useFollowScroller(scroller: RefObject<HTMLElement | null>, place: () => void, measure: () => void) {
+  const frame = useRef(0)
   useEffect(() => {
     const el = scroller.current
     if (!el) return
@@ -118,6 +99,42 @@ export function useVirtualRows(count: number, scroller: RefObject<HTMLElement | 
       resize.disconnect()
     }
   }, [place, measure, scroller])
+}
+
+/**
+ * Windowed rendering of a long list inside its own scroller: only the rows in view (and a few
+ * around) are drawn, the others stand as blank space of their measured (or estimated) height.
+ * Rows may differ in height and change it (details unfolded, cards on phones): the drawn ones are
+ * measured after each render and on resize.
+ */
+export function useVirtualRows(count: number, scroller: RefObject<HTMLElement | null>): VirtualRows {
+  const heights = useRef<number[]>([])
+  const firstAverage = useRef<number | null>(null)
+  const [win, setWin] = useState({ start: 0, end: Math.min(count, FIRST_WINDOW), before: 0, after: 0 })
+
+  const place = useCallback(() => {
+    // rows not drawn yet are taken to be as high as the first rows drawn were on average (fixed
+    // then: a guess that moved with every row measured would move the window again and again)
+    const next = windowOf(count, heights.current, firstAverage.current ?? ESTIMATE, scroller.current)
+    setWin((w) => (w.start === next.start && w.end === next.end && w.before === next.before && w.after === next.after ? w : next))
+  }, [count, scroller])
+
+  const measure = useCallback(() => {
+    const el = scroller.current
+    if (!el) return
+    if (measureRows(el, heights.current, firstAverage)) place()
+  }, [place, scroller])
+
+  // a new list (a search) forgets the measured heights of the old one
+  useLayoutEffect(() => {
+    if (count === 0) {
+      heights.current = []
+      firstAverage.current = null
+    }
+    place()
+  }, [count, place])
+
+  useFollowScroller(scroller, place, measure)
 
   return { ...win, measure }
 }

@@ -27,18 +27,9 @@ const PricingList = lazy(async () => ({ default: (await import('./pricing-list.t
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 
-/**
- * Model pricing (/pricing), public: signed out it prices for the default group, signed in for the
- * user's own group. Search by name, filter by billing type and by availability.
- */
-export function PricingScreen() {
-  const t = useT()
-  const user = useStore($session)
-  const { copy, fallback } = useCopy()
+/** The prices' load state: loaded again when someone signs in or out (the group, and so the prices, change). */
+function usePricing(userId: number | null) {
   const [load, setLoad] = useState<Load<pricingApi.Pricing>>({ state: 'loading' })
-  const [text, setText] = useState('')
-  const [billing, setBilling] = useState<BillingFilter>('all')
-  const [availableOnly, setAvailableOnly] = useState(false)
   const request = useRef(0)
 
   const reload = useCallback(async () => {
@@ -52,11 +43,24 @@ export function PricingScreen() {
     }
   }, [])
 
-  // the group, and so the prices, change when someone signs in or out
-  const userId = user?.id ?? null
   useEffect(() => {
     void reload()
   }, [reload, userId])
+  return { load, reload }
+}
+
+/**
+ * Model pricing (/pricing), public: signed out it prices for the default group, signed in for the
+ * user's own group. Search by name, filter by billing type and by availability.
+ */
+export function PricingScreen() {
+  const t = useT()
+  const user = useStore($session)
+  const { copy, fallback } = useCopy()
+  const { load, reload } = usePricing(user?.id ?? null)
+  const [text, setText] = useState('')
+  const [billing, setBilling] = useState<BillingFilter>('all')
+  const [availableOnly, setAvailableOnly] = useState(false)
 
   return (
     <div className="tg-screen tg-pricing" data-screen="pricing">

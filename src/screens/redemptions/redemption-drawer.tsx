@@ -47,20 +47,12 @@ export function RedemptionDrawer({ editing, onClose, onSaved }: RedemptionDrawer
   )
 }
 
-function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerProps, 'editing'> & { editing: Redemption | 'new' }) {
+type EditorProps = Omit<RedemptionDrawerProps, 'editing'> & { editing: Redemption | 'new' }
+
+/** Saving the form: a create (the codes it generated) or an update, checked by the server's rules first. */
+function useRedemptionSave({ editing, onSaved }: Omit<EditorProps, 'onClose'>, focusName: () => void) {
   const t = useT()
-  const L = useLabels()
-  const status = useStore($status)
-  const isNew = editing === 'new'
-  const [form, setForm] = useState<RedemptionForm>(() =>
-    isNew ? { ...DEFAULT_REDEMPTION } : { name: editing.name, quota: String(editing.quota), count: '1' },
-  )
   const [busy, setBusy] = useState(false)
-  const nameRef = useRef<HTMLElement>(null)
-  const set = (key: keyof RedemptionForm) => (e: Event) => {
-    const value = valueOf(e)
-    setForm((f) => ({ ...f, [key]: value }))
-  }
 
   /** A problem by the rules the server applies too: shown the way the server's refusals are. */
   function refused(problem: Problem | null): boolean {
@@ -68,15 +60,14 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
     return problem !== null
   }
 
-  async function submit(e: FormEvent) {
-    e.preventDefault()
+  async function save(form: RedemptionForm) {
     setBusy(true)
     try {
-      if (isNew) {
+      if (editing === 'new') {
         const body = createBody(form)
         // spec section 5: an empty name stops the create without a message
         if (!body) {
-          nameRef.current?.focus()
+          focusName()
           return
         }
         if (refused(bodyProblem(body))) return
@@ -95,6 +86,27 @@ function RedemptionEditor({ editing, onClose, onSaved }: Omit<RedemptionDrawerPr
     } finally {
       setBusy(false)
     }
+  }
+  return { busy, save }
+}
+
+function RedemptionEditor({ editing, onClose, onSaved }: EditorProps) {
+  const L = useLabels()
+  const status = useStore($status)
+  const isNew = editing === 'new'
+  const [form, setForm] = useState<RedemptionForm>(() =>
+    isNew ? { ...DEFAULT_REDEMPTION } : { name: editing.name, quota: String(editing.quota), count: '1' },
+  )
+  const nameRef = useRef<HTMLElement>(null)
+  const { busy, save } = useRedemptionSave({ editing, onSaved }, () => nameRef.current?.focus())
+  const set = (key: keyof RedemptionForm) => (e: Event) => {
+    const value = valueOf(e)
+    setForm((f) => ({ ...f, [key]: value }))
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault()
+    void save(form)
   }
 
   const quota = int(form.quota)

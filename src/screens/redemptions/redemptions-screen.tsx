@@ -34,21 +34,16 @@ export function RedemptionsScreen() {
   )
 }
 
-function RedemptionsManager() {
+/** The row actions: copy, enable/disable, edit, delete (after a confirmation). */
+function useRedemptionActions(
+  copy: (text: string) => Promise<unknown>,
+  setEditing: (r: Redemption) => void,
+  drop: (id: number) => void,
+): { actions: RedemptionActions; pending: ReturnType<typeof usePending>['pending']; dialog: ReturnType<typeof useConfirm>['dialog'] } {
   const t = useT()
   const L = useLabels()
-  const list = usePagedList(redemptionList)
-  const { reload } = list
-  const [keyword, setKeyword] = useState('')
   const { pending, withPending } = usePending()
-  const [editing, setEditing] = useState<Redemption | 'new' | null>(null)
-  const [created, setCreated] = useState<{ name: string; codes: string[] } | null>(null)
   const { confirm, dialog } = useConfirm()
-  const { copy, fallback } = useCopy()
-  const rows = list.load.state === 'ready' ? list.load.data : []
-  const selection = useRowSelection(rows)
-  const { selected } = selection
-
   const actions: RedemptionActions = {
     copy: (r) => void copy(r.key),
     toggle: (r) =>
@@ -63,11 +58,27 @@ function RedemptionsManager() {
         if (!ok) return
         await withPending(`${r.id}:delete`, async () => {
           await removeRedemption(r)
-          selection.drop(r.id)
+          drop(r.id)
           toast.success(t('admin.done'))
         })
       })(),
   }
+  return { actions, pending, dialog }
+}
+
+function RedemptionsManager() {
+  const t = useT()
+  const L = useLabels()
+  const list = usePagedList(redemptionList)
+  const { reload } = list
+  const [keyword, setKeyword] = useState('')
+  const [editing, setEditing] = useState<Redemption | 'new' | null>(null)
+  const [created, setCreated] = useState<{ name: string; codes: string[] } | null>(null)
+  const { copy, fallback } = useCopy()
+  const rows = list.load.state === 'ready' ? list.load.data : []
+  const selection = useRowSelection(rows)
+  const { selected } = selection
+  const { actions, pending, dialog } = useRedemptionActions(copy, setEditing, selection.drop)
 
   function copySelected() {
     const keys = rows.filter((r) => selected.has(r.id)).map((r) => r.key)

@@ -8,16 +8,10 @@ import { toast } from '../../stores/toasts.ts'
 import { AuthCard, FormMessage } from '../../ui/auth-card.tsx'
 import { Link, useNavigate } from '../../ui/navigation.tsx'
 import { Turnstile } from '../../ui/bot-check.tsx'
-import { useCountdown } from '../../ui/countdown.ts'
-import { credentialsProblem, passwordProblem, passwordsDifferProblem, USERNAME_MAX } from '../../../domain/account-rules.ts'
+import { credentialsProblem, passwordProblem, passwordsDifferProblem } from '../../../domain/account-rules.ts'
 import { firstProblem } from '../../../domain/problem.ts'
-import { RESEND_LOCK_SECONDS } from '../../../domain/time.ts'
+import { CredentialFields, EmailFields, type RegisterForm } from './register-fields.tsx'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
-import '@shoelace-style/shoelace/dist/components/icon/icon.js'
-import '@shoelace-style/shoelace/dist/components/input/input.js'
-import '../../ui/icons/envelope.ts'
-import '../../ui/icons/person.ts'
-import '../../ui/icons/shield-lock.ts'
 import '../../i18n/en/register.ts'
 
 interface RegisterScreenProps {
@@ -27,28 +21,21 @@ interface RegisterScreenProps {
   onRegistered?: (username: string) => void
 }
 
-/**
- * Registration: username, password and its confirmation; with e-mail verification on, also the
- * e-mail, a send-code button (locked 30 s after each send) and the code. An invite code comes
- * from the page's ?aff= query and is sent as aff_code.
- */
-export function RegisterScreen({ noLinks = false, onRegistered }: RegisterScreenProps) {
+/** The registration form: its fields, their checks and the request; `onRegistered` once the account exists. */
+function RegisterForm({ onRegistered }: Pick<RegisterScreenProps, 'onRegistered'>) {
   const t = useT()
   const navigate = useNavigate()
   const status = useStore($status)
   const route = useStore($route)
-  const [form, setForm] = useState({ username: '', password: '', password2: '', email: '', code: '' })
+  const [form, setForm] = useState<RegisterForm>({ username: '', password: '', password2: '', email: '', code: '' })
   const [message, setMessage] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const [sending, setSending] = useState(false)
   const [turnstileToken, setTurnstileToken] = useState('')
-  const lock = useCountdown()
   const aff = route.query.get('aff')?.trim() ?? ''
   const emailOn = !!status?.email_verification
   const turnstileOn = !!status?.turnstile_check && !!status.turnstile_site_key
-  const closed = status?.register_enabled === false || status?.password_register === false
 
-  const field = (name: keyof typeof form) => ({
+  const field = (name: keyof RegisterForm) => ({
     value: form[name],
     'onsl-input': (e: Event) => {
       // read now: once dispatch is over, the event no longer points into the shadow root
@@ -56,28 +43,6 @@ export function RegisterScreen({ noLinks = false, onRegistered }: RegisterScreen
       setForm((f) => ({ ...f, [name]: value }))
     },
   })
-
-  async function sendCode() {
-    setMessage(null)
-    if (!form.email.trim()) {
-      setMessage(t('register.emailMissing'))
-      return
-    }
-    if (turnstileOn && !turnstileToken) {
-      setMessage(t('turnstile.notReady'))
-      return
-    }
-    setSending(true)
-    try {
-      await accountApi.sendVerification(form.email.trim(), turnstileToken)
-      toast.success(t('register.codeSent'))
-      lock.start(RESEND_LOCK_SECONDS)
-    } catch {
-      // shown by the API client
-    } finally {
-      setSending(false)
-    }
-  }
 
   async function submit(e: FormEvent) {
     e.preventDefault()
@@ -114,6 +79,37 @@ export function RegisterScreen({ noLinks = false, onRegistered }: RegisterScreen
   }
 
   return (
+    <form className="tg-form" part="form" onSubmit={submit} noValidate>
+      {message && <FormMessage>{message}</FormMessage>}
+      {aff && <FormMessage variant="primary">{t('register.invitedBy', { code: aff })}</FormMessage>}
+      <CredentialFields field={field} />
+      {emailOn && (
+        // null: the bot check is on and has not answered yet
+        <EmailFields
+          field={field}
+          email={form.email}
+          turnstileToken={turnstileOn && !turnstileToken ? null : turnstileToken}
+          onMessage={setMessage}
+        />
+      )}
+      {turnstileOn && <Turnstile siteKey={status!.turnstile_site_key} onToken={setTurnstileToken} />}
+      <sl-button type="submit" variant="primary" size="large" loading={busy} part="submit-button" exportparts="base:submit-button__base">
+        {t('register.submit')}
+      </sl-button>
+    </form>
+  )
+}
+
+/**
+ * Registration: username, password and its confirmation; with e-mail verification on, also the
+ * e-mail, a send-code button (locked 30 s after each send) and the code. An invite code comes
+ * from the page's ?aff= query and is sent as aff_code.
+ */
+export function RegisterScreen({ noLinks = false, onRegistered }: RegisterScreenProps) {
+  const t = useT()
+  const status = useStore($status)
+  const closed = status?.register_enabled === false || status?.password_register === false
+  return (
     <AuthCard
       title={t('register.title')}
       subtitle={t('register.subtitle')}
@@ -125,83 +121,7 @@ export function RegisterScreen({ noLinks = false, onRegistered }: RegisterScreen
         )
       }
     >
-      {closed ? (
-        <FormMessage variant="primary">{t('register.closed')}</FormMessage>
-      ) : (
-        <form className="tg-form" part="form" onSubmit={submit} noValidate>
-          {message && <FormMessage>{message}</FormMessage>}
-          {aff && <FormMessage variant="primary">{t('register.invitedBy', { code: aff })}</FormMessage>}
-          <sl-input
-            label={t('field.username')}
-            name="username"
-            autocomplete="username"
-            placeholder={t('placeholder.username')}
-            maxlength={USERNAME_MAX}
-            {...field('username')}
-          >
-            <sl-icon slot="prefix" name="person"></sl-icon>
-          </sl-input>
-          <sl-input
-            label={t('field.password')}
-            name="password"
-            type="password"
-            autocomplete="new-password"
-            passwordToggle
-            placeholder={t('placeholder.password')}
-            {...field('password')}
-          >
-            <sl-icon slot="prefix" name="shield-lock"></sl-icon>
-          </sl-input>
-          <sl-input
-            label={t('field.password2')}
-            name="password2"
-            type="password"
-            autocomplete="new-password"
-            passwordToggle
-            placeholder={t('placeholder.password2')}
-            {...field('password2')}
-          >
-            <sl-icon slot="prefix" name="shield-lock"></sl-icon>
-          </sl-input>
-          {emailOn && (
-            <>
-              <div className="tg-form__row">
-                <sl-input
-                  label={t('field.email')}
-                  name="email"
-                  type="email"
-                  autocomplete="email"
-                  placeholder={t('placeholder.email')}
-                  {...field('email')}
-                >
-                  <sl-icon slot="prefix" name="envelope"></sl-icon>
-                </sl-input>
-                <sl-button onClick={sendCode} disabled={lock.left > 0} loading={sending} data-action="send-code">
-                  {lock.left > 0 ? t('register.resendIn', { n: lock.left }) : t('register.sendCode')}
-                </sl-button>
-              </div>
-              <sl-input
-                label={t('field.code')}
-                name="verification_code"
-                autocomplete="one-time-code"
-                placeholder={t('placeholder.code')}
-                {...field('code')}
-              ></sl-input>
-            </>
-          )}
-          {turnstileOn && <Turnstile siteKey={status!.turnstile_site_key} onToken={setTurnstileToken} />}
-          <sl-button
-            type="submit"
-            variant="primary"
-            size="large"
-            loading={busy}
-            part="submit-button"
-            exportparts="base:submit-button__base"
-          >
-            {t('register.submit')}
-          </sl-button>
-        </form>
-      )}
+      {closed ? <FormMessage variant="primary">{t('register.closed')}</FormMessage> : <RegisterForm onRegistered={onRegistered} />}
     </AuthCard>
   )
 }

@@ -23,26 +23,15 @@ import '../../ui/icons/telegram.ts'
 import '../../ui/icons/wechat.ts'
 import '../../i18n/en/settings.ts'
 
-function EmailDialog({
-  open,
-  current,
-  lock,
-  onClose,
-}: {
-  open: boolean
-  current: string
-  lock: ReturnType<typeof useCountdown>
-  onClose: () => void
-}) {
+/** The send-code button's work: checks (`turnstileToken` null while the bot check has not answered), the request, the lock. */
+function useSendBindCode(
+  email: string,
+  turnstileToken: string | null,
+  lock: ReturnType<typeof useCountdown>,
+  setMessage: (m: string | null) => void,
+) {
   const t = useSettingsLabels()
-  const status = useStore($status)
-  const [email, setEmail] = useState(current)
-  const [code, setCode] = useState('')
-  const [message, setMessage] = useState<string | null>(null)
   const [sending, setSending] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [turnstileToken, setTurnstileToken] = useState('')
-  const turnstileOn = !!status?.turnstile_check && !!status.turnstile_site_key
 
   async function sendCode() {
     setMessage(null)
@@ -50,7 +39,7 @@ function EmailDialog({
       setMessage(t('settings.bind.emailMissing'))
       return
     }
-    if (turnstileOn && !turnstileToken) {
+    if (turnstileToken === null) {
       setMessage(t('turnstile.notReady'))
       return
     }
@@ -65,6 +54,26 @@ function EmailDialog({
       setSending(false)
     }
   }
+  return { sending, sendCode }
+}
+
+interface EmailDialogProps {
+  open: boolean
+  current: string
+  lock: ReturnType<typeof useCountdown>
+  onClose: () => void
+}
+
+function EmailDialog({ open, current, lock, onClose }: EmailDialogProps) {
+  const t = useSettingsLabels()
+  const status = useStore($status)
+  const [email, setEmail] = useState(current)
+  const [code, setCode] = useState('')
+  const [message, setMessage] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [turnstileToken, setTurnstileToken] = useState('')
+  const turnstileOn = !!status?.turnstile_check && !!status.turnstile_site_key
+  const { sending, sendCode } = useSendBindCode(email, turnstileOn && !turnstileToken ? null : turnstileToken, lock, setMessage)
 
   async function submit(e: FormEvent) {
     e.preventDefault()

@@ -150,21 +150,11 @@ function DeleteDialog({
   )
 }
 
-/** Access token generation, password change and account deletion. */
-export function SecurityCard({
-  user,
-  onCopy,
-  onLogout,
-}: {
-  user: User
-  onCopy: (text: string, message: string) => void
-  onLogout?: () => void
-}) {
+/** The access token: generated (and copied) on demand, then shown with a copy button. */
+function AccessTokenItem({ onCopy }: { onCopy: (text: string, message: string) => void }) {
   const t = useSettingsLabels()
-  const navigate = useNavigate()
   const [token, setToken] = useState('')
   const [busy, setBusy] = useState(false)
-  const [dialog, setDialog] = useState<'password' | 'delete' | null>(null)
 
   async function generate() {
     setBusy(true)
@@ -178,6 +168,45 @@ export function SecurityCard({
       setBusy(false)
     }
   }
+
+  return (
+    <>
+      <div className="tg-security__item">
+        <div>
+          <strong>{t('settings.token.title')}</strong>
+          <p className="tg-muted tg-small">{t('settings.token.body')}</p>
+        </div>
+        <sl-button onClick={generate} loading={busy} data-action="access-token">
+          <sl-icon slot="prefix" name="key"></sl-icon>
+          {t('settings.token.generate')}
+        </sl-button>
+      </div>
+      {token && (
+        <div className="tg-inline-field">
+          <sl-input name="access-token" readonly value={token} className="tg-secret" label={t('settings.token.label')}></sl-input>
+          <sl-button onClick={() => onCopy(token, t('settings.token.copied'))}>
+            <sl-icon slot="prefix" name="clipboard"></sl-icon>
+            {t('common.copy')}
+          </sl-button>
+        </div>
+      )}
+    </>
+  )
+}
+
+/** Access token generation, password change and account deletion. */
+export function SecurityCard({
+  user,
+  onCopy,
+  onLogout,
+}: {
+  user: User
+  onCopy: (text: string, message: string) => void
+  onLogout?: () => void
+}) {
+  const t = useSettingsLabels()
+  const navigate = useNavigate()
+  const [dialog, setDialog] = useState<'password' | 'delete' | null>(null)
 
   async function deleted() {
     setDialog(null)
@@ -193,25 +222,7 @@ export function SecurityCard({
         {t('settings.security.title')}
       </h2>
       <div className="tg-security">
-        <div className="tg-security__item">
-          <div>
-            <strong>{t('settings.token.title')}</strong>
-            <p className="tg-muted tg-small">{t('settings.token.body')}</p>
-          </div>
-          <sl-button onClick={generate} loading={busy} data-action="access-token">
-            <sl-icon slot="prefix" name="key"></sl-icon>
-            {t('settings.token.generate')}
-          </sl-button>
-        </div>
-        {token && (
-          <div className="tg-inline-field">
-            <sl-input name="access-token" readonly value={token} className="tg-secret" label={t('settings.token.label')}></sl-input>
-            <sl-button onClick={() => onCopy(token, t('settings.token.copied'))}>
-              <sl-icon slot="prefix" name="clipboard"></sl-icon>
-              {t('common.copy')}
-            </sl-button>
-          </div>
-        )}
+        <AccessTokenItem onCopy={onCopy} />
         <div className="tg-security__item">
           <div>
             <strong>{t('settings.password.title')}</strong>

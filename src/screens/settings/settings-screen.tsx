@@ -34,6 +34,13 @@ function pickTab(asked: string | undefined, root: boolean): SettingsTab {
   return found && (!found.rootOnly || root) ? found.name : 'personal'
 }
 
+/** The tab an arrow key, Home or End reaches from `active`, wrapping around (none for other keys). */
+function tabAfterKey(visible: typeof TABS, active: SettingsTab, key: string) {
+  const i = visible.findIndex((x) => x.name === active)
+  const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: visible.length - 1 }[key]
+  return next === undefined ? undefined : visible[(next + visible.length) % visible.length]!
+}
+
 /**
  * Settings (/setting): the personal tab for everyone (the default), and operation, system and
  * other for the super administrator. The tab comes from ?tab=; switching tabs rewrites it when
@@ -77,11 +84,9 @@ export function SettingsScreen({ tab, onLogout }: { tab?: string; onLogout?: () 
 
   /** Arrow keys, Home and End move between the tabs and open the one reached (WAI-ARIA tabs). */
   function onTabKey(e: KeyboardEvent<HTMLDivElement>) {
-    const i = visible.findIndex((x) => x.name === active)
-    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: visible.length - 1 }[e.key]
-    if (next === undefined) return
+    const target = tabAfterKey(visible, active, e.key)
+    if (!target) return
     e.preventDefault()
-    const target = visible[(next + visible.length) % visible.length]!
     choose(target.name)
     list.current?.querySelector<HTMLElement>(`[data-tab-name="${target.name}"]`)?.focus()
   }

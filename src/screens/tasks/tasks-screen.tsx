@@ -10,7 +10,7 @@ import { $status } from '../../stores/status.ts'
 import { now } from '../../stores/clock.ts'
 import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
-import { LoadState } from '../../ui/load-state.tsx'
+import { ListLoadState } from '../../ui/load-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { usePagedList } from '../../stores/paged-list.ts'
 import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
@@ -87,6 +87,45 @@ export function prefetch(): void {
   taskList(kind).prime({ filters: { admin: $isAdmin.get(), user: user.id }, start: toFilters(defaultDraft()) })
 }
 
+/** The list's title and description, with the export. */
+function TasksHeader({ kind, admin }: { kind: TaskKind; admin: boolean }) {
+  const t = useTaskLabels()
+  return (
+    <PageHeader
+      title={t(TITLE[kind])}
+      description={admin ? t('tasks.descriptionAdmin') : t('tasks.description')}
+      actions={
+        <ExportButton
+          download={(onProgress) => exportTasks(kind, onProgress)}
+          action="export-tasks"
+          words={{
+            open: t('tasks.export.open'),
+            progress: (size) => t('tasks.export.progress', { size }),
+            done: (name, size) => t('tasks.export.done', { name, size }),
+          }}
+        />
+      }
+    />
+  )
+}
+
+/** How many tasks are shown, and "load more" while there are more. */
+function TasksFooter({ list, shown }: { list: { hasMore: boolean; loadingMore: boolean; loadMore: () => Promise<void> }; shown: number }) {
+  const t = useTaskLabels()
+  return (
+    <div className="tg-list-footer">
+      <span className="tg-muted tg-small" data-row-count={shown}>
+        {t('tasks.shown', { n: shown })}
+      </span>
+      {list.hasMore && (
+        <sl-button size="small" onClick={() => void list.loadMore()} loading={list.loadingMore} data-action="load-more">
+          {t('tasks.loadMore')}
+        </sl-button>
+      )}
+    </div>
+  )
+}
+
 /**
  * A task list (/midjourney, /suno, …): filters, the table with status and action labels,
  * duration colours, previews, failure reasons and the prompt dialog, loaded page by page.
@@ -118,21 +157,7 @@ export function TasksScreen({ kind }: { kind: TaskKind }) {
   return (
     <div className="tg-screen" data-screen="tasks" data-platform={kind} data-mode={admin ? 'admin' : 'user'}>
       <style>{listCss + tasksCss}</style>
-      <PageHeader
-        title={t(TITLE[kind])}
-        description={admin ? t('tasks.descriptionAdmin') : t('tasks.description')}
-        actions={
-          <ExportButton
-            download={(onProgress) => exportTasks(kind, onProgress)}
-            action="export-tasks"
-            words={{
-              open: t('tasks.export.open'),
-              progress: (size) => t('tasks.export.progress', { size }),
-              done: (name, size) => t('tasks.export.done', { name, size }),
-            }}
-          />
-        }
-      />
+      <TasksHeader kind={kind} admin={admin} />
       {admin && kind === 'midjourney' && status && !status.mj_notify_enabled && (
         <sl-alert variant="warning" open data-notice="mj-callback">
           <sl-icon slot="icon" name="exclamation-triangle"></sl-icon>
@@ -147,11 +172,8 @@ export function TasksScreen({ kind }: { kind: TaskKind }) {
         onSubmit={search}
         busy={list.load.state === 'loading' || (list.load.state === 'ready' && !!list.load.refreshing)}
       />
-      <LoadState
-        load={list.load}
-        onRetry={list.reload}
-        skeletonRows={5}
-        isEmpty={(rows) => rows.length === 0}
+      <ListLoadState
+        list={list}
         empty={
           <EmptyState icon="hourglass-split" title={t('tasks.empty.title')}>
             {t('tasks.empty.body')}
@@ -168,19 +190,10 @@ export function TasksScreen({ kind }: { kind: TaskKind }) {
               onPrompt={setPrompt}
               onCopy={(text) => void copy(text)}
             />
-            <div className="tg-list-footer">
-              <span className="tg-muted tg-small" data-row-count={rows.length}>
-                {t('tasks.shown', { n: rows.length })}
-              </span>
-              {list.hasMore && (
-                <sl-button size="small" onClick={() => void list.loadMore()} loading={list.loadingMore} data-action="load-more">
-                  {t('tasks.loadMore')}
-                </sl-button>
-              )}
-            </div>
+            <TasksFooter list={list} shown={rows.length} />
           </>
         )}
-      </LoadState>
+      </ListLoadState>
       <PromptDialog task={prompt} onClose={() => setPrompt(null)} onCopy={(text) => void copy(text)} />
       {fallback}
     </div>

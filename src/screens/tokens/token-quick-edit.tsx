@@ -15,20 +15,19 @@ import '../../i18n/en/tokens.ts'
 
 const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 
-/**
- * The inline edit of one row: name, remaining quota and expiry, without leaving the list. The full
- * form (model limits, unlimited quota) is the drawer.
- */
-export function TokenQuickEdit({ token, onDone, onCancel }: { token: Token; onDone: () => void; onCancel: () => void }) {
+interface QuickForm {
+  name: string
+  quota: string
+  expiry: string
+}
+
+/** The quick edit's save: checks by the server's rules, then the update; `message` says what is wrong. */
+function useQuickSave(token: Token, onDone: () => void) {
   const t = useT()
-  const [name, setName] = useState(token.name)
-  const [quota, setQuota] = useState(String(token.remain_quota))
-  const [expiry, setExpiry] = useState(expiryToInput(token.expired_time))
   const [message, setMessage] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
-  async function submit(e: FormEvent) {
-    e.preventDefault()
+  async function save({ name, quota, expiry }: QuickForm) {
     if (busy) return
     setMessage(null)
     const expiredTime = parseExpiry(expiry) ?? Number.NaN
@@ -45,6 +44,24 @@ export function TokenQuickEdit({ token, onDone, onCancel }: { token: Token; onDo
     } finally {
       setBusy(false)
     }
+  }
+  return { message, busy, save }
+}
+
+/**
+ * The inline edit of one row: name, remaining quota and expiry, without leaving the list. The full
+ * form (model limits, unlimited quota) is the drawer.
+ */
+export function TokenQuickEdit({ token, onDone, onCancel }: { token: Token; onDone: () => void; onCancel: () => void }) {
+  const t = useT()
+  const [name, setName] = useState(token.name)
+  const [quota, setQuota] = useState(String(token.remain_quota))
+  const [expiry, setExpiry] = useState(expiryToInput(token.expired_time))
+  const { message, busy, save } = useQuickSave(token, onDone)
+
+  function submit(e: FormEvent) {
+    e.preventDefault()
+    void save({ name, quota, expiry })
   }
 
   return (

@@ -7,7 +7,7 @@ import { $prefs, PAGE_SIZES } from '../../stores/prefs.ts'
 import { toast } from '../../stores/toasts.ts'
 import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
-import { LoadState } from '../../ui/load-state.tsx'
+import { ListLoadState } from '../../ui/load-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { TokenDrawer, type DrawerMode } from './token-drawer.tsx'
 import { TokenQuickEdit } from './token-quick-edit.tsx'
@@ -172,11 +172,8 @@ function TokensList({
 }) {
   const t = useT()
   return (
-    <LoadState
-      load={list.load}
-      onRetry={list.reload}
-      skeletonRows={5}
-      isEmpty={(rows) => rows.length === 0}
+    <ListLoadState
+      list={list}
       empty={
         list.searching ? (
           <EmptyState
@@ -219,7 +216,7 @@ function TokensList({
           </div>
         </div>
       )}
-    </LoadState>
+    </ListLoadState>
   )
 }
 

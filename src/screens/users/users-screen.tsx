@@ -44,29 +44,12 @@ export function UsersScreen(props: UsersScreenProps) {
   )
 }
 
-function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
+/** Acting on a user (a delete after a confirmation), with the action pending meanwhile. */
+function useManage() {
   const t = useT()
   const L = useLabels()
-  const navigate = useNavigate()
-  const me = useStore($session)!
-  const list = usePagedList(userList)
-  const { reload } = list
-  const [keyword, setKeyword] = useState('')
-  const [group, setGroup] = useState('')
-  const [groups, setGroups] = useState<string[]>([])
   const { pending, withPending } = usePending()
-  const [localEdit, setLocalEdit] = useState<UserEditing | null>(null)
-  const [info, setInfo] = useState<User | null>(null)
   const { confirm, dialog } = useConfirm()
-  const editing = routed ? edit : localEdit
-
-  useEffect(() => {
-    void loadGroups().then(setGroups)
-  }, [])
-
-  const openEditor = (target: UserEditing) =>
-    routed ? navigate(target === 'new' ? '/user/add' : `/user/edit/${target}`) : setLocalEdit(target)
-  const closeEditor = () => (routed ? navigate('/user') : setLocalEdit(null))
 
   async function manage(u: User, action: ManageAction) {
     if (action === 'delete') {
@@ -83,6 +66,35 @@ function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
       toast.success(t('users.done'))
     })
   }
+  return { manage, pending, dialog }
+}
+
+/** The drawer's user: in the address (/user/add, /user/edit/{id}) when the console routes the page, else local state. */
+function useUserEditor(edit: UserEditing | null, routed: boolean) {
+  const navigate = useNavigate()
+  const [localEdit, setLocalEdit] = useState<UserEditing | null>(null)
+  const openEditor = (target: UserEditing) =>
+    routed ? navigate(target === 'new' ? '/user/add' : `/user/edit/${target}`) : setLocalEdit(target)
+  const closeEditor = () => (routed ? navigate('/user') : setLocalEdit(null))
+  return { editing: routed ? edit : localEdit, openEditor, closeEditor }
+}
+
+function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
+  const t = useT()
+  const L = useLabels()
+  const me = useStore($session)!
+  const list = usePagedList(userList)
+  const { reload } = list
+  const [keyword, setKeyword] = useState('')
+  const [group, setGroup] = useState('')
+  const [groups, setGroups] = useState<string[]>([])
+  const { manage, pending, dialog } = useManage()
+  const { editing, openEditor, closeEditor } = useUserEditor(edit, routed)
+  const [info, setInfo] = useState<User | null>(null)
+
+  useEffect(() => {
+    void loadGroups().then(setGroups)
+  }, [])
 
   const actions: UserActions = {
     info: (u) => setInfo(u),

@@ -40,6 +40,85 @@ export function StateBadge({ user }: { user: Pick<User, 'status' | 'DeletedAt'> 
   )
 }
 
+/** The actions a row offers the viewer `me`: promote, demote, enable or disable, edit, delete. */
+function UserRowActions({ u, me, actions, pending }: { u: User; me: User; actions: UserActions; pending: ReadonlySet<string> }) {
+  const L = useLabels()
+  const meRoot = isRoot(me.role)
+  const cancelled = !!u.DeletedAt
+  const canAct = meRoot || u.role < me.role
+  const targetRoot = isRoot(u.role)
+  const busy = (a: string) => pending.has(`${u.id}:${a}`)
+  const button = (action: ManageAction, label: string, extra: Record<string, unknown> = {}) => (
+    <sl-button size="small" data-action={action} loading={busy(action)} onClick={() => actions.manage(u, action)} {...extra}>
+      {label}
+    </sl-button>
+  )
+  return (
+    <div className="tg-admin__actions">
+      {!canAct && (
+        <span className="tg-admin__sub" data-no-actions="">
+          {L('users.noPermission')}
+        </span>
+      )}
+      {canAct && !cancelled && meRoot && !isAdmin(u.role) && button('promote', L('users.promote'))}
+      {canAct && !cancelled && meRoot && u.role === ROLE.admin && button('demote', L('users.demote'))}
+      {canAct &&
+        !cancelled &&
+        !targetRoot &&
+        (u.status === USER_STATUS.enabled
+          ? button('disable', L('admin.disable'))
+          : button('enable', L('admin.enable'), { disabled: u.status === 3 }))}
+      {canAct && !cancelled && (
+        <sl-button size="small" data-action="edit" onClick={() => actions.edit(u)}>
+          {L('admin.edit')}
+        </sl-button>
+      )}
+      {canAct && !targetRoot && button('delete', L('admin.delete'), { variant: 'danger', outline: true })}
+    </div>
+  )
+}
+
+/** One user's row. */
+function UserRow({ u, me, actions, pending }: { u: User; me: User; actions: UserActions; pending: ReadonlySet<string> }) {
+  const L = useLabels()
+  const status = useStore($status)
+  const state = userState(u.status, !!u.DeletedAt)
+  return (
+    <tr data-id={u.id} data-state={state} className={state === 'activated' ? undefined : 'tg-admin__row--shaded'}>
+      <td data-label="ID">{u.id}</td>
+      <td data-label={L('users.col.username')}>
+        <div>
+          <button type="button" className="tg-admin__link" data-action="info" data-cell="username" onClick={() => actions.info(u)}>
+            {u.username}
+          </button>
+          {u.display_name && u.display_name !== u.username && <span className="tg-admin__sub">{u.display_name}</span>}
+        </div>
+      </td>
+      <td data-label={L('users.col.group')}>
+        <sl-tag size="small" variant="neutral">
+          {u.group || DEFAULT_GROUP}
+        </sl-tag>
+      </td>
+      <td data-label={L('users.col.quota')}>
+        <div>
+          <span data-cell="quota">{formatQuota(u.quota ?? 0, status)}</span>
+          <span className="tg-admin__sub">{L('channels.used', { quota: formatQuota(u.used_quota ?? 0, status) })}</span>
+        </div>
+      </td>
+      <td data-label={L('users.col.requests')}>{u.request_count ?? 0}</td>
+      <td data-label={L('users.col.role')}>
+        <RoleBadge role={u.role} />
+      </td>
+      <td data-label={L('users.col.status')}>
+        <StateBadge user={u} />
+      </td>
+      <td data-label={L('admin.actions')}>
+        <UserRowActions u={u} me={me} actions={actions} pending={pending} />
+      </td>
+    </tr>
+  )
+}
+
 /**
  * The user table. What a row offers depends on the viewer: an administrator acts only on users
  * of a lower role, only the super administrator promotes and demotes, the super administrator
@@ -47,8 +126,6 @@ export function StateBadge({ user }: { user: Pick<User, 'status' | 'DeletedAt'> 
  */
 export function UsersTable({ rows, me, actions, pending }: { rows: User[]; me: User; actions: UserActions; pending: ReadonlySet<string> }) {
   const L = useLabels()
-  const status = useStore($status)
-  const meRoot = isRoot(me.role)
   return (
     <div className="tg-admin__table-wrap">
       <table className="tg-admin__table" part="table" data-table="users">
@@ -65,82 +142,9 @@ export function UsersTable({ rows, me, actions, pending }: { rows: User[]; me: U
           </tr>
         </thead>
         <tbody>
-          {rows.map((u) => {
-            const cancelled = !!u.DeletedAt
-            const canAct = meRoot || u.role < me.role
-            const targetRoot = isRoot(u.role)
-            const busy = (a: string) => pending.has(`${u.id}:${a}`)
-            const button = (action: ManageAction, label: string, extra: Record<string, unknown> = {}) => (
-              <sl-button size="small" data-action={action} loading={busy(action)} onClick={() => actions.manage(u, action)} {...extra}>
-                {label}
-              </sl-button>
-            )
-            return (
-              <tr
-                key={u.id}
-                data-id={u.id}
-                data-state={userState(u.status, cancelled)}
-                className={userState(u.status, cancelled) === 'activated' ? undefined : 'tg-admin__row--shaded'}
-              >
-                <td data-label="ID">{u.id}</td>
-                <td data-label={L('users.col.username')}>
-                  <div>
-                    <button
-                      type="button"
-                      className="tg-admin__link"
-                      data-action="info"
-                      data-cell="username"
-                      onClick={() => actions.info(u)}
-                    >
-                      {u.username}
-                    </button>
-                    {u.display_name && u.display_name !== u.username && <span className="tg-admin__sub">{u.display_name}</span>}
-                  </div>
-                </td>
-                <td data-label={L('users.col.group')}>
-                  <sl-tag size="small" variant="neutral">
-                    {u.group || DEFAULT_GROUP}
-                  </sl-tag>
-                </td>
-                <td data-label={L('users.col.quota')}>
-                  <div>
-                    <span data-cell="quota">{formatQuota(u.quota ?? 0, status)}</span>
-                    <span className="tg-admin__sub">{L('channels.used', { quota: formatQuota(u.used_quota ?? 0, status) })}</span>
-                  </div>
-                </td>
-                <td data-label={L('users.col.requests')}>{u.request_count ?? 0}</td>
-                <td data-label={L('users.col.role')}>
-                  <RoleBadge role={u.role} />
-                </td>
-                <td data-label={L('users.col.status')}>
-                  <StateBadge user={u} />
-                </td>
-                <td data-label={L('admin.actions')}>
-                  <div className="tg-admin__actions">
-                    {!canAct && (
-                      <span className="tg-admin__sub" data-no-actions="">
-                        {L('users.noPermission')}
-                      </span>
-                    )}
-                    {canAct && !cancelled && meRoot && !isAdmin(u.role) && button('promote', L('users.promote'))}
-                    {canAct && !cancelled && meRoot && u.role === ROLE.admin && button('demote', L('users.demote'))}
-                    {canAct &&
-                      !cancelled &&
-                      !targetRoot &&
-                      (u.status === USER_STATUS.enabled
-                        ? button('disable', L('admin.disable'))
-                        : button('enable', L('admin.enable'), { disabled: u.status === 3 }))}
-                    {canAct && !cancelled && (
-                      <sl-button size="small" data-action="edit" onClick={() => actions.edit(u)}>
-                        {L('admin.edit')}
-                      </sl-button>
-                    )}
-                    {canAct && !targetRoot && button('delete', L('admin.delete'), { variant: 'danger', outline: true })}
-                  </div>
-                </td>
-              </tr>
-            )
-          })}
+          {rows.map((u) => (
+            <UserRow key={u.id} u={u} me={me} actions={actions} pending={pending} />
+          ))}
         </tbody>
       </table>
     </div>

@@ -133,6 +133,28 @@ function useTopup(t: Translate, status: PublicStatus | null, payTarget: string |
   return { confirming, paying, start, pay, cancel: () => setConfirming(false) }
 }
 
+/** The payment method: Alipay or WeChat Pay. */
+function MethodField({ method, off, onChange }: { method: PaymentMethod; off: boolean; onChange: (m: PaymentMethod) => void }) {
+  const t = useT()
+  return (
+    <sl-radio-group
+      name="payment_method"
+      label={t('wallet.method')}
+      value={method}
+      onsl-change={(e: Event) => onChange((e.target as HTMLInputElement).value === 'wx' ? 'wx' : 'zfb')}
+    >
+      <sl-radio-button value="zfb" data-method="zfb" disabled={off}>
+        <sl-icon slot="prefix" name="alipay"></sl-icon>
+        {t('wallet.alipay')}
+      </sl-radio-button>
+      <sl-radio-button value="wx" data-method="wx" disabled={off}>
+        <sl-icon slot="prefix" name="wechat"></sl-icon>
+        {t('wallet.wechatPay')}
+      </sl-radio-button>
+    </sl-radio-group>
+  )
+}
+
 /**
  * Online top-up: the amount (never below 1), the money payable from /api/user/amount, the payment
  * method, a confirmation, then the payment platform's form posted to `payTarget`.
@@ -192,21 +214,7 @@ export function OnlineTopupCard({ payTarget }: { payTarget?: string }) {
             <Money value={payable} />
           </strong>
         </p>
-        <sl-radio-group
-          name="payment_method"
-          label={t('wallet.method')}
-          value={method}
-          onsl-change={(e: Event) => setMethod((e.target as HTMLInputElement).value === 'wx' ? 'wx' : 'zfb')}
-        >
-          <sl-radio-button value="zfb" data-method="zfb" disabled={off}>
-            <sl-icon slot="prefix" name="alipay"></sl-icon>
-            {t('wallet.alipay')}
-          </sl-radio-button>
-          <sl-radio-button value="wx" data-method="wx" disabled={off}>
-            <sl-icon slot="prefix" name="wechat"></sl-icon>
-            {t('wallet.wechatPay')}
-          </sl-radio-button>
-        </sl-radio-group>
+        <MethodField method={method} off={off} onChange={setMethod} />
         <sl-button variant="primary" data-action="topup" disabled={off} onClick={() => void topup.start(amount, payable, fetchPayable)}>
           {t('wallet.topup')}
         </sl-button>

@@ -16,6 +16,22 @@ import '../../ui/icons/info-circle.ts'
 import '../../ui/icons/ticket-perforated.ts'
 import '../../i18n/en/wallet.ts'
 
+/** "Buy a code": a link to where codes are sold, or disabled without one. */
+function BuyCode({ link }: { link: string }) {
+  const t = useT()
+  return link ? (
+    <a className="tg-button" href={link} target="_blank" rel="noopener noreferrer" data-action="buy-code">
+      <sl-icon name="box-arrow-up-right" aria-hidden="true"></sl-icon>
+      {t('wallet.buyCode')}
+    </a>
+  ) : (
+    <sl-button data-action="buy-code" disabled title={t('wallet.noTopupLink')}>
+      <sl-icon slot="prefix" name="box-arrow-up-right"></sl-icon>
+      {t('wallet.buyCode')}
+    </sl-button>
+  )
+}
+
 /**
  * Redemption-code entry: redeems the code, says how much quota it added, refreshes the balance
  * from the server and tells the host (onRedeemed). The top-up link leads to where codes are sold;
@@ -86,17 +102,7 @@ export function RedeemCard({ onRedeemed }: { onRedeemed?: (quota: number) => voi
           </p>
         )}
         <div className="tg-wallet-actions">
-          {link ? (
-            <a className="tg-button" href={link} target="_blank" rel="noopener noreferrer" data-action="buy-code">
-              <sl-icon name="box-arrow-up-right" aria-hidden="true"></sl-icon>
-              {t('wallet.buyCode')}
-            </a>
-          ) : (
-            <sl-button data-action="buy-code" disabled title={t('wallet.noTopupLink')}>
-              <sl-icon slot="prefix" name="box-arrow-up-right"></sl-icon>
-              {t('wallet.buyCode')}
-            </sl-button>
-          )}
+          <BuyCode link={link} />
           <sl-button type="submit" variant="primary" loading={busy} data-action="redeem">
             {t('wallet.redeem')}
           </sl-button>
