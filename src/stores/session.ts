@@ -111,10 +111,21 @@ export function reconcileSession(): void {
 /** Where a 401 sends the user: the login page with the expiry marker it turns into a notice. */
 export const EXPIRED_LOGIN_PATH = '/login?expired=true'
 
-/** A 401: the server no longer knows this browser. Clears the user and credential and tells the page. */
+/** Whether the page was told of an expiry since the last sign-in (requests in flight together all get a 401). */
+let told = false
+$session.listen((user) => {
+  if (user) told = false
+})
+
+/**
+ * A 401: the server no longer knows this browser. Clears the user and credential and tells the
+ * page, once: the other requests that were in flight with it get their 401 too.
+ */
 export function expireSession(): void {
   if (ending) return
   const wasSignedIn = clearSession()
+  if (told && !wasSignedIn) return
+  told = true
   emitAppEvent('session-expired', { redirect: EXPIRED_LOGIN_PATH })
   if (wasSignedIn) emitAppEvent('logout', {})
 }

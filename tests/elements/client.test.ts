@@ -15,6 +15,7 @@ import {
   recordEvents,
   registerAndSignIn,
   serverCommand,
+  stayOnPage,
   textOf,
   waitFor,
   waitForText,
@@ -147,6 +148,32 @@ describe('401: the session expires', () => {
       expect(textOf(el)).to.include('Sign in')
     } finally {
       rec.stop()
+    }
+  })
+})
+
+describe('401 on several requests at once', () => {
+  afterEach(cleanup)
+
+  it('tells the page of the expiry once, however many requests in flight get their 401', async () => {
+    await registerAndSignIn()
+    await fetch('/api/user/logout', CONSOLE_HEADER)
+    // the element layer tells the page through its elements: one on the page, kept on it
+    const stay = stayOnPage()
+    await mount('<tollgate-reset></tollgate-reset>')
+    const rec = recordEvents('tollgate-session-expired')
+    try {
+      const answers = await Promise.allSettled([call('GET', '/api/user/self'), call('GET', '/api/token/'), call('GET', '/api/user/self')])
+      expect(answers.map((a) => a.status)).to.deep.equal(['rejected', 'rejected', 'rejected'])
+      expect(rec.events).to.have.length(1)
+      // signed in again, the next expiry is told again
+      await registerAndSignIn()
+      await fetch('/api/user/logout', CONSOLE_HEADER)
+      await failure(call('GET', '/api/user/self'))
+      expect(rec.events).to.have.length(2)
+    } finally {
+      rec.stop()
+      stay.stop()
     }
   })
 })
