@@ -10,6 +10,7 @@ import { $config } from '../../stores/config.ts'
 import { refreshUser } from '../../stores/account.ts'
 import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
+import { FormDialog, useDialogSubmit } from '../../ui/form-dialog.tsx'
 import { useCountdown } from '../../ui/countdown.ts'
 import { Turnstile } from '../../ui/bot-check.tsx'
 import { RESEND_LOCK_SECONDS } from '../../../domain/time.ts'
@@ -69,125 +70,87 @@ function EmailDialog({ open, current, lock, onClose }: EmailDialogProps) {
   const status = useStore($status)
   const [email, setEmail] = useState(current)
   const [code, setCode] = useState('')
-  const [message, setMessage] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { message, setMessage, busy, run } = useDialogSubmit(onClose)
   const [turnstileToken, setTurnstileToken] = useState('')
   const turnstileOn = !!status?.turnstile_check && !!status.turnstile_site_key
   const { sending, sendCode } = useSendBindCode(email, turnstileOn && !turnstileToken ? null : turnstileToken, lock, setMessage)
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault()
-    setMessage(null)
-    if (!email.trim() || !code.trim()) {
-      setMessage(t('settings.bind.emailCodeMissing'))
-      return
-    }
-    setBusy(true)
-    try {
-      await selfApi.bindEmail(email.trim(), code.trim())
-      toast.success(t('settings.bind.bound'))
-      await refreshUser()
-      onClose()
-    } catch {
-      // the API client has shown the server's message
-    } finally {
-      setBusy(false)
-    }
+    const problem = !email.trim() || !code.trim() ? t('settings.bind.emailCodeMissing') : null
+    void run(problem, () => selfApi.bindEmail(email.trim(), code.trim()), t('settings.bind.bound'), refreshUser)
   }
 
   return (
-    <sl-dialog
+    <FormDialog
       label={t('settings.bind.emailTitle')}
+      name="bind-email"
       open={open}
-      data-dialog="bind-email"
-      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      submitLabel={t('settings.bind.bind')}
+      cancelLabel={t('common.cancel')}
     >
-      <form className="tg-form" onSubmit={submit} noValidate>
-        {message && <FormMessage>{message}</FormMessage>}
-        <div className="tg-send-row">
-          <sl-input
-            label={t('field.email')}
-            name="bind-email"
-            type="email"
-            autocomplete="email"
-            value={email}
-            onsl-input={(e: Event) => setEmail((e.target as HTMLInputElement).value)}
-          ></sl-input>
-          <sl-button onClick={sendCode} loading={sending} disabled={lock.left > 0} data-action="send-code">
-            {lock.left > 0 ? t('settings.bind.resendIn', { n: lock.left }) : t('settings.bind.sendCode')}
-          </sl-button>
-        </div>
-        {turnstileOn && <Turnstile siteKey={status!.turnstile_site_key} onToken={setTurnstileToken} />}
+      {message && <FormMessage>{message}</FormMessage>}
+      <div className="tg-send-row">
         <sl-input
-          label={t('field.code')}
-          name="bind-code"
-          autocomplete="one-time-code"
-          value={code}
-          onsl-input={(e: Event) => setCode((e.target as HTMLInputElement).value)}
+          label={t('field.email')}
+          name="bind-email"
+          type="email"
+          autocomplete="email"
+          value={email}
+          onsl-input={(e: Event) => setEmail((e.target as HTMLInputElement).value)}
         ></sl-input>
-        <div className="tg-dialog-actions">
-          <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
-          <sl-button type="submit" variant="primary" loading={busy}>
-            {t('settings.bind.bind')}
-          </sl-button>
-        </div>
-      </form>
-    </sl-dialog>
+        <sl-button onClick={sendCode} loading={sending} disabled={lock.left > 0} data-action="send-code">
+          {lock.left > 0 ? t('settings.bind.resendIn', { n: lock.left }) : t('settings.bind.sendCode')}
+        </sl-button>
+      </div>
+      {turnstileOn && <Turnstile siteKey={status!.turnstile_site_key} onToken={setTurnstileToken} />}
+      <sl-input
+        label={t('field.code')}
+        name="bind-code"
+        autocomplete="one-time-code"
+        value={code}
+        onsl-input={(e: Event) => setCode((e.target as HTMLInputElement).value)}
+      ></sl-input>
+    </FormDialog>
   )
 }
 
 function WechatBindDialog({ open, qrCode, onClose }: { open: boolean; qrCode: string; onClose: () => void }) {
   const t = useSettingsLabels()
   const [code, setCode] = useState('')
-  const [message, setMessage] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { message, busy, run } = useDialogSubmit(onClose)
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault()
-    setMessage(null)
-    if (!code.trim()) {
-      setMessage(t('settings.bind.wechatMissing'))
-      return
-    }
-    setBusy(true)
-    try {
-      await selfApi.bindWechat(code.trim())
-      toast.success(t('settings.bind.bound'))
-      await refreshUser()
-      onClose()
-    } catch {
-      // the API client has shown the server's message
-    } finally {
-      setBusy(false)
-    }
+    const problem = code.trim() ? null : t('settings.bind.wechatMissing')
+    void run(problem, () => selfApi.bindWechat(code.trim()), t('settings.bind.bound'), refreshUser)
   }
 
   return (
-    <sl-dialog
+    <FormDialog
       label={t('settings.bind.wechatTitle')}
+      name="bind-wechat"
       open={open}
-      data-dialog="bind-wechat"
-      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      submitLabel={t('settings.bind.bind')}
+      cancelLabel={t('common.cancel')}
     >
-      <form className="tg-form" onSubmit={submit} noValidate>
-        {qrCode && <img className="tg-qr" src={qrCode} alt={t('wechat.qrAlt')} />}
-        <p className="tg-muted tg-small">{t('wechat.hint')}</p>
-        {message && <FormMessage>{message}</FormMessage>}
-        <sl-input
-          label={t('field.code')}
-          name="wechat-code"
-          autocomplete="one-time-code"
-          value={code}
-          onsl-input={(e: Event) => setCode((e.target as HTMLInputElement).value)}
-        ></sl-input>
-        <div className="tg-dialog-actions">
-          <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
-          <sl-button type="submit" variant="primary" loading={busy}>
-            {t('settings.bind.bind')}
-          </sl-button>
-        </div>
-      </form>
-    </sl-dialog>
+      {qrCode && <img className="tg-qr" src={qrCode} alt={t('wechat.qrAlt')} />}
+      <p className="tg-muted tg-small">{t('wechat.hint')}</p>
+      {message && <FormMessage>{message}</FormMessage>}
+      <sl-input
+        label={t('field.code')}
+        name="wechat-code"
+        autocomplete="one-time-code"
+        value={code}
+        onsl-input={(e: Event) => setCode((e.target as HTMLInputElement).value)}
+      ></sl-input>
+    </FormDialog>
   )
 }
 

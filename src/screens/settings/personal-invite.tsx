@@ -6,9 +6,9 @@ import type { User } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { consoleUrl } from '../../stores/config.ts'
 import { refreshUser } from '../../stores/account.ts'
-import { toast } from '../../stores/toasts.ts'
 import { formatQuota, quotaPerUnit } from '../../ui/format.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
+import { FormDialog, useDialogSubmit } from '../../ui/form-dialog.tsx'
 import { problemMessage } from '../../i18n/t.ts'
 import { transferProblem } from '../../../domain/account-rules.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
@@ -28,62 +28,43 @@ function TransferDialog({ open, pending, onClose }: { open: boolean; pending: nu
   const status = useStore($status)
   const min = quotaPerUnit(status)
   const [amount, setAmount] = useState(String(pending))
-  const [message, setMessage] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { message, busy, run } = useDialogSubmit(onClose)
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault()
-    setMessage(null)
     const quota = Math.trunc(Number(amount))
     // at least one quota unit (QuotaPerUnit), the server's own rule
     const small = transferProblem(quota, min)
-    if (small) {
-      setMessage(problemMessage(t, small, { min: formatQuota(min, status) }))
-      return
-    }
-    setBusy(true)
-    try {
-      await selfApi.affTransfer(quota)
-      toast.success(t('settings.invite.transferred'))
-      await refreshUser()
-      onClose()
-    } catch {
-      // the API client has shown the server's message
-    } finally {
-      setBusy(false)
-    }
+    const problem = small ? problemMessage(t, small, { min: formatQuota(min, status) }) : null
+    void run(problem, () => selfApi.affTransfer(quota), t('settings.invite.transferred'), refreshUser)
   }
 
   return (
-    <sl-dialog
+    <FormDialog
       label={t('settings.invite.transferTitle')}
+      name="transfer"
       open={open}
-      data-dialog="transfer"
-      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      submitLabel={t('settings.invite.transfer')}
+      cancelLabel={t('common.cancel')}
     >
-      <form className="tg-form" onSubmit={submit} noValidate>
-        <p className="tg-muted tg-small">
-          {t('settings.invite.transferHint', { pending: formatQuota(pending, status), x: formatQuota(min, status) })}
-        </p>
-        {message && <FormMessage>{message}</FormMessage>}
-        <sl-input
-          label={t('settings.invite.amount')}
-          name="transfer-quota"
-          type="number"
-          min={0}
-          step={1}
-          value={amount}
-          help-text={Number(amount) > 0 ? formatQuota(Math.trunc(Number(amount)), status) : ''}
-          onsl-input={(e: Event) => setAmount((e.target as HTMLInputElement).value)}
-        ></sl-input>
-        <div className="tg-dialog-actions">
-          <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
-          <sl-button type="submit" variant="primary" loading={busy}>
-            {t('settings.invite.transfer')}
-          </sl-button>
-        </div>
-      </form>
-    </sl-dialog>
+      <p className="tg-muted tg-small">
+        {t('settings.invite.transferHint', { pending: formatQuota(pending, status), x: formatQuota(min, status) })}
+      </p>
+      {message && <FormMessage>{message}</FormMessage>}
+      <sl-input
+        label={t('settings.invite.amount')}
+        name="transfer-quota"
+        type="number"
+        min={0}
+        step={1}
+        value={amount}
+        help-text={Number(amount) > 0 ? formatQuota(Math.trunc(Number(amount)), status) : ''}
+        onsl-input={(e: Event) => setAmount((e.target as HTMLInputElement).value)}
+      ></sl-input>
+    </FormDialog>
   )
 }
 

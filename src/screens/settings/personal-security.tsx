@@ -5,6 +5,7 @@ import type { User } from '../../api/types.ts'
 import { endSession } from '../../stores/account.ts'
 import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
+import { FormDialog, useDialogSubmit } from '../../ui/form-dialog.tsx'
 import { useNavigate } from '../../ui/navigation.tsx'
 import { problemMessage } from '../../i18n/t.ts'
 import { passwordProblem, passwordsDifferProblem } from '../../../domain/account-rules.ts'
@@ -22,69 +23,51 @@ function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void 
   const t = useSettingsLabels()
   const [password, setPassword] = useState('')
   const [password2, setPassword2] = useState('')
-  const [message, setMessage] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { message, busy, run } = useDialogSubmit(onClose)
 
-  async function submit(e: FormEvent) {
+  function problem(): string | null {
+    if (!password) return t('settings.password.missing')
+    const found = firstProblem(passwordsDifferProblem(password, password2), passwordProblem(password))
+    return found ? problemMessage(t, found) : null
+  }
+
+  function submit(e: FormEvent) {
     e.preventDefault()
-    setMessage(null)
-    if (!password) {
-      setMessage(t('settings.password.missing'))
-      return
-    }
-    const problem = firstProblem(passwordsDifferProblem(password, password2), passwordProblem(password))
-    if (problem) {
-      setMessage(problemMessage(t, problem))
-      return
-    }
-    setBusy(true)
-    try {
-      await selfApi.changePassword(password)
-      toast.success(t('settings.password.changed'))
-      onClose()
-    } catch {
-      // the API client has shown the server's message
-    } finally {
-      setBusy(false)
-    }
+    void run(problem(), () => selfApi.changePassword(password), t('settings.password.changed'))
   }
 
   return (
-    <sl-dialog
+    <FormDialog
       label={t('settings.password.title')}
+      name="password"
       open={open}
-      data-dialog="password"
-      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      submitLabel={t('settings.password.submit')}
+      cancelLabel={t('common.cancel')}
     >
-      <form className="tg-form" onSubmit={submit} noValidate>
-        {message && <FormMessage>{message}</FormMessage>}
-        <sl-input
-          label={t('settings.password.new')}
-          name="new-password"
-          type="password"
-          autocomplete="new-password"
-          passwordToggle
-          placeholder={t('placeholder.password')}
-          value={password}
-          onsl-input={(e: Event) => setPassword((e.target as HTMLInputElement).value)}
-        ></sl-input>
-        <sl-input
-          label={t('settings.password.confirm')}
-          name="new-password2"
-          type="password"
-          autocomplete="new-password"
-          passwordToggle
-          value={password2}
-          onsl-input={(e: Event) => setPassword2((e.target as HTMLInputElement).value)}
-        ></sl-input>
-        <div className="tg-dialog-actions">
-          <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
-          <sl-button type="submit" variant="primary" loading={busy}>
-            {t('settings.password.submit')}
-          </sl-button>
-        </div>
-      </form>
-    </sl-dialog>
+      {message && <FormMessage>{message}</FormMessage>}
+      <sl-input
+        label={t('settings.password.new')}
+        name="new-password"
+        type="password"
+        autocomplete="new-password"
+        passwordToggle
+        placeholder={t('placeholder.password')}
+        value={password}
+        onsl-input={(e: Event) => setPassword((e.target as HTMLInputElement).value)}
+      ></sl-input>
+      <sl-input
+        label={t('settings.password.confirm')}
+        name="new-password2"
+        type="password"
+        autocomplete="new-password"
+        passwordToggle
+        value={password2}
+        onsl-input={(e: Event) => setPassword2((e.target as HTMLInputElement).value)}
+      ></sl-input>
+    </FormDialog>
   )
 }
 
