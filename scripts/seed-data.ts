@@ -15,6 +15,7 @@ import type { Database } from '../server/db/index.ts'
 import { insertLogsSql, LEDGER_LOG_COLUMNS } from '../server/db/logs.ts'
 import { bucketsFrom } from '../server/db/log-stat.ts'
 import { refillModelTotals } from '../server/db/quota-data.ts'
+import { hashAccessToken } from '../server/middleware/session.ts'
 
 /** mulberry32: a small seeded generator, so seeds are reproducible. */
 export function rng(seed: number) {
@@ -359,4 +360,27 @@ export async function seedTasks(database: Database, shape: Shape, count: number)
     })
     await database.db.insertInto('tasks').values(rows).execute()
   }
+}
+
+/**
+ * Gives root and the `heavy` and `light` users fresh access tokens for timing calls through the
+ * routes (answers them by name, with root's id); the caller removes them afterwards.
+ */
+export async function timingTokens(database: Database, heavy: number, light: number) {
+  const { db } = database
+  const root = await db.selectFrom('users').select('id').where('role', '>=', 100).orderBy('id').executeTakeFirstOrThrow()
+  const tokens = { root: '', heavy: '', light: '' }
+  for (const [who, id] of [
+    ['root', root.id],
+    ['heavy', heavy],
+    ['light', light],
+  ] as const) {
+    tokens[who] = `bench-${who}-${randomBytes(12).toString('hex')}`
+    await db
+      .updateTable('users')
+      .set({ access_token: hashAccessToken(tokens[who]) })
+      .where('id', '=', id)
+      .execute()
+  }
+  return { tokens, rootId: root.id }
 }

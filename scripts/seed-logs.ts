@@ -10,14 +10,13 @@
  * --time then signs in (through access tokens) as root and as a heavy and a light seed user and
  * times the list, filter and stat calls through the real routes, printing median and worst ms.
  */
-import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { loadConfig } from '../server/config.ts'
 import type { Database } from '../server/db/index.ts'
 import { createServer, type Server } from '../server/app.ts'
 import { hashAccessToken } from '../server/middleware/session.ts'
 import { chooseWalk, listLogsQuery, logStatQuery, WALK_LIMITS, type LogFilter } from '../server/db/logs.ts'
-import { logGenerator, seedLogs, seedTokens, seedUsers } from './seed-data.ts'
+import { logGenerator, seedLogs, seedTokens, seedUsers, timingTokens } from './seed-data.ts'
 
 interface Args {
   count: number
@@ -172,19 +171,7 @@ async function time(server: Server, args: Args): Promise<void> {
           .executeTakeFirstOrThrow()
       ).n,
     )
-    const root = await db.selectFrom('users').select('id').where('role', '>=', 100).orderBy('id').executeTakeFirstOrThrow()
-    for (const [who, id] of [
-      ['root', root.id],
-      ['heavy', heavy.user_id],
-      ['light', light.user_id],
-    ] as const) {
-      tokens[who] = `bench-${who}-${randomBytes(12).toString('hex')}`
-      await db
-        .updateTable('users')
-        .set({ access_token: hashAccessToken(tokens[who]) })
-        .where('id', '=', id)
-        .execute()
-    }
+    Object.assign(tokens, (await timingTokens(server.ctx.database, heavy.user_id, light.user_id)).tokens)
     const now = Math.floor(Date.now() / 1000)
     const cases = timingCases(now, heavy.username, light.username)
     console.log(

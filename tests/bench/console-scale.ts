@@ -11,14 +11,12 @@
  * BENCH_PG (default postgres://postgres@127.0.0.1:5432). Both are recreated unless --reuse finds
  * them seeded with the same rows. Exits 1 when a call is over budget.
  */
-import { randomBytes } from 'node:crypto'
 import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 import { sql } from 'kysely'
 import { loadConfig } from '../../server/config.ts'
 import { createServer, type Server } from '../../server/app.ts'
-import { hashAccessToken } from '../../server/middleware/session.ts'
 import { bucketsFrom } from '../../server/db/log-stat.ts'
 import { refillModelTotals } from '../../server/db/quota-data.ts'
 import {
@@ -29,6 +27,7 @@ import {
   seedTasks,
   seedTokens,
   seedUsers,
+  timingTokens,
   type SeedUser,
 } from '../../scripts/seed-data.ts'
 import { consoleCases, type Who } from './console-cases.ts'
@@ -157,21 +156,8 @@ async function signIn(
   const byId = new Map(users.map((u) => [u.id, u]))
   const heavy = byId.get(counts[0]!.user_id)!
   const light = byId.get(counts[counts.length - 1]!.user_id)!
-  const rootUser = await db.selectFrom('users').select('id').where('role', '>=', 100).orderBy('id').executeTakeFirstOrThrow()
-  const tokens = {} as Record<Who, string>
-  for (const [who, id] of [
-    ['root', rootUser.id],
-    ['heavy', heavy.id],
-    ['light', light.id],
-  ] as const) {
-    tokens[who] = `bench-${who}-${randomBytes(12).toString('hex')}`
-    await db
-      .updateTable('users')
-      .set({ access_token: hashAccessToken(tokens[who]) })
-      .where('id', '=', id)
-      .execute()
-  }
-  return { tokens, heavy, light, rootId: rootUser.id }
+  const { tokens, rootId } = await timingTokens(server.ctx.database, heavy.id, light.id)
+  return { tokens, heavy, light, rootId }
 }
 
 interface Result {
