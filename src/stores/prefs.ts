@@ -51,6 +51,19 @@ export const $prefs = persistentMap<Prefs>(
   },
 )
 
+/**
+ * A stored value this version does not know (an older version's, or a host page's "zh-CN") is read
+ * as the nearest one it knows: an unknown locale or theme left every element blank.
+ */
+function repair(p: Prefs): void {
+  const locale = p.locale as string
+  if (locale !== 'en' && locale !== 'zh') $prefs.setKey('locale', /^zh/i.test(String(locale)) ? 'zh' : browserLocale())
+  const theme = p.theme as string
+  if (theme !== 'light' && theme !== 'dark') $prefs.setKey('theme', browserTheme())
+}
+repair($prefs.get())
+$prefs.listen(repair)
+
 export function setTheme(theme: Theme): void {
   $prefs.setKey('theme', theme)
 }
