@@ -10,7 +10,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
 import type { Dialect } from './index.ts'
 import type { DB } from './schema.ts'
 import { logStatQuery, type LogFilter } from './logs.ts'
-import { startsWithExact, startsWithExpr } from './dialect.ts'
+import { startsWithExact } from './dialect.ts'
 import { HOUR } from '../../domain/time.ts'
 import { LOG_TYPE } from '../../domain/statuses.ts'
 
@@ -37,28 +37,16 @@ function bucketsFor(f: LogFilter, dialect: Dialect): { table: BucketTable; where
   return { table: 'quota_data', where: [...who, ...model] }
 }
 
-/** Sums the rows from `start` to `end` (inclusive): found by the time index, the other filters checked on each. */
+/** A sum's row as figures (null sums, of no rows, are 0). */
+const figures = (row: { quota: number | null; token: number | null } | undefined): Stat => ({
+  quota: Number(row?.quota ?? 0),
+  token: Number(row?.token ?? 0),
+})
+
+/** Sums the rows from `start` to `end` (inclusive): a few hours, found by the time index. */
 async function rowsBetween(db: Kysely<DB>, dialect: Dialect, f: LogFilter, start: number, end: number): Promise<Stat> {
   if (start > end) return { quota: 0, token: 0 }
-  // `+ 0` and `|| ''` keep the planner off the other columns' indexes: a few hours of rows by time
-  // are fewer than a busy user's or channel's rows of all time
-  const n = (c: string) => sql`${sql.ref(c)} + 0`
-  const t = (c: string) => sql`${sql.ref(c)} || ''`
-  const where: Expression<SqlBool>[] = [
-    sql<SqlBool>`created_at >= ${start}`,
-    sql<SqlBool>`created_at <= ${end}`,
-    sql<SqlBool>`${n('type')} = ${LOG_TYPE.consume}`,
-  ]
-  if (f.userId !== undefined) where.push(sql<SqlBool>`${n('user_id')} = ${f.userId}`)
-  if (f.username !== undefined) where.push(sql<SqlBool>`${t('username')} = ${f.username}`)
-  if (f.channel !== undefined) where.push(sql<SqlBool>`${n('channel')} = ${f.channel}`)
-  if (f.modelName !== undefined) where.push(startsWithExpr(dialect, t('model_name'), f.modelName))
-  const row = await db
-    .selectFrom('logs')
-    .select([sql<number | null>`sum(quota)`.as('quota'), sql<number | null>`sum(prompt_tokens + completion_tokens)`.as('token')])
-    .where((eb) => eb.and(where))
-    .executeTakeFirst()
-  return { quota: Number(row?.quota ?? 0), token: Number(row?.token ?? 0) }
+  return figures(await logStatQuery(db, dialect, { ...f, start, end }, 'time').executeTakeFirst())
 }
 
 async function bucketsBetween(db: Kysely<DB>, table: BucketTable, where: Expression<SqlBool>[], from: number, to: number): Promise<Stat> {
@@ -67,7 +55,7 @@ async function bucketsBetween(db: Kysely<DB>, table: BucketTable, where: Express
     .select([sql<number | null>`sum(quota)`.as('quota'), sql<number | null>`sum(token_used)`.as('token')])
     .where((eb) => eb.and([...where, sql<SqlBool>`created_at >= ${from}`, sql<SqlBool>`created_at < ${to}`]))
     .executeTakeFirst()
-  return { quota: Number(row?.quota ?? 0), token: Number(row?.token ?? 0) }
+  return figures(row)
 }
 
 /** The hours the buckets hold every settled request of: [since, before). */
@@ -98,14 +86,10 @@ export async function logStat(db: Kysely<DB>, dialect: Dialect, f: LogFilter, he
   const src = consumption && held ? bucketsFor(f, dialect) : null
   const start = Math.max(0, f.start ?? 0)
   const end = f.end ?? Number.MAX_SAFE_INTEGER
-  const complete = held?.before ?? 0
   // the whole hours inside the range that the buckets hold: [from, to)
   const from = Math.ceil(Math.max(start, held?.since ?? 0) / HOUR) * HOUR
-  const to = Math.min(Math.floor((end + 1) / HOUR) * HOUR, Math.floor((complete ?? 0) / HOUR) * HOUR)
-  if (!src || to - from < HOUR) {
-    const row = await logStatQuery(db, dialect, f).executeTakeFirst()
-    return { quota: Number(row?.quota ?? 0), token: Number(row?.token ?? 0) }
-  }
+  const to = Math.min(Math.floor((end + 1) / HOUR) * HOUR, Math.floor((held?.before ?? 0) / HOUR) * HOUR)
+  if (!src || to - from < HOUR) return figures(await logStatQuery(db, dialect, f).executeTakeFirst())
   const parts = await Promise.all([
     rowsBetween(db, dialect, f, start, from - 1),
     bucketsBetween(db, src.table, src.where, from, to),

@@ -31,9 +31,10 @@ export interface LogFilter {
  * id order, newest first, the time bounds checked on each row; `window`: the time index finds the
  * rows, their ids sorted; `key`: the index of a filter that matches few rows finds them, their ids
  * sorted; `ids`: the id order with every filter checked on each row (filters that match many);
- * `user`: one user's rows in id order on their (user_id, id) index, the other filters checked on each.
+ * `user`: one user's rows in id order on their (user_id, id) index, the other filters checked on each;
+ * `time` (the statistics of a few hours): the time index finds the rows, every other filter checked on each.
  */
-export type Walk = 'planner' | 'newest' | 'window' | 'key' | 'ids' | 'user'
+export type Walk = 'planner' | 'newest' | 'window' | 'key' | 'ids' | 'user' | 'time'
 
 /** The filters besides time and type, each with an index of its own. */
 const keyed = (f: LogFilter) =>
@@ -50,15 +51,15 @@ function applyFilter<O>(
 ): SelectQueryBuilder<DB, 'logs', O> {
   // On the `ids` walk no filter may lead the planner to an index, and on `newest` and `key` the
   // time bounds may not: the walk stays on the id order or on the filter's index.
-  const col = (column: string, text = false) => (walk === 'ids' || walk === 'user' ? plain(column, text) : sql.ref(column))
+  const others = walk === 'ids' || walk === 'user' || walk === 'time'
+  const col = (column: string, text = false) => (others ? plain(column, text) : sql.ref(column))
   if (f.userId !== undefined) q = q.where(walk === 'user' ? sql.ref('user_id') : col('user_id'), '=', f.userId)
   if (f.type !== undefined) q = q.where('type', '=', f.type)
   if (f.username !== undefined) q = q.where(col('username', true), '=', f.username)
   if (f.tokenName !== undefined) q = q.where(col('token_name', true), '=', f.tokenName)
   if (f.modelName !== undefined) {
-    const indexed = walk !== 'ids' && walk !== 'user'
     q = q.where(
-      indexed ? startsWithExact(dialect, 'model_name', f.modelName) : startsWithExpr(dialect, plain('model_name', true), f.modelName),
+      others ? startsWithExpr(dialect, plain('model_name', true), f.modelName) : startsWithExact(dialect, 'model_name', f.modelName),
     )
   }
   if (f.channel !== undefined) q = q.where(col('channel'), '=', f.channel)
@@ -188,18 +189,21 @@ export function logBatch(db: Kysely<DB>, dialect: Dialect, f: LogFilter, beforeI
   return applyFilter(db.selectFrom('logs').selectAll(), f, dialect).where('id', '<', beforeId).orderBy('id', 'desc').limit(size).execute()
 }
 
-/** The query summing quota and tokens (prompt + completion) of the consumption rows that match. */
-export function logStatQuery(db: Kysely<DB>, dialect: Dialect, f: LogFilter) {
+/**
+ * The query summing quota and tokens (prompt + completion) of the consumption rows that match. By
+ * default, with a filter besides time its index finds the rows (the time bounds, often all time,
+ * may not); `time` is for a range of a few hours, which the time index finds faster.
+ */
+export function logStatQuery(db: Kysely<DB>, dialect: Dialect, f: LogFilter, walk?: 'time') {
   // A type filter other than consumption matches no consumption row: -1 makes that explicit.
   const type = f.type !== undefined && f.type !== LOG_TYPE.consume ? -1 : LOG_TYPE.consume
-  // with a filter besides time, its index finds the rows (the time bounds, often all time, may not)
   return applyFilter(
     db
       .selectFrom('logs')
       .select([sql<number | null>`sum(quota)`.as('quota'), sql<number | null>`sum(prompt_tokens + completion_tokens)`.as('token')]),
     { ...f, type },
     dialect,
-    keyed(f) ? 'key' : 'planner',
+    walk ?? (keyed(f) ? 'key' : 'planner'),
   )
 }
 
