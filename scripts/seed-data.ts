@@ -107,7 +107,6 @@ export async function seedUsers(database: Database, count: number): Promise<Arra
  * `perUser` 0 the rows name made-up tokens (id user*10+i) that no table holds.
  */
 export async function seedTokens(database: Database, users: Array<[number, string]>, perUser: number): Promise<SeedUser[]> {
-  const tokenCount = Math.max(1, perUser)
   if (perUser === 0) {
     return users.map(([id, username]) => ({
       id,
@@ -117,7 +116,7 @@ export async function seedTokens(database: Database, users: Array<[number, strin
   }
   const now = Math.floor(Date.now() / 1000)
   const rows = users.flatMap(([id, username]) =>
-    Array.from({ length: tokenCount }, (_, t) => ({
+    Array.from({ length: perUser }, (_, t) => ({
       user_id: id,
       key: `seed${pad(id, 10)}${t}${randomBytes(15).toString('hex')}`,
       name: `${username}-key${t}`,
@@ -317,12 +316,16 @@ export async function seedBuckets(database: Database): Promise<void> {
   await sql`insert into quota_dims (dim, key_id, user_id, created_at, token_used, count, quota)
     select 'channel', channel, 0, ${hour}, ${sums} from logs where type = 2 and channel > 0 group by channel, ${hour}`.execute(db)
   await refillModelTotals(db)
-  // the buckets now hold every seeded request
-  const first = await db
+  await bucketsFromFirstRow(database)
+}
+
+/** Records that the buckets hold every request from the first seeded row on (they were summed from the rows). */
+export async function bucketsFromFirstRow(database: Database): Promise<void> {
+  const first = await database.db
     .selectFrom('logs')
     .select(sql<number>`min(created_at)`.as('t'))
     .executeTakeFirst()
-  await bucketsFrom(db, Number(first?.t ?? 0))
+  await bucketsFrom(database.db, Number(first?.t ?? 0))
 }
 
 const TASK_PLATFORMS = ['midjourney', 'suno', 'luma', 'lumav2', 'viggle', 'runway', 'pika', 'kling', 'ideogram'] as const

@@ -17,9 +17,8 @@ import pg from 'pg'
 import { sql } from 'kysely'
 import { loadConfig } from '../../server/config.ts'
 import { createServer, type Server } from '../../server/app.ts'
-import { bucketsFrom } from '../../server/db/log-stat.ts'
-import { refillModelTotals } from '../../server/db/quota-data.ts'
 import {
+  bucketsFromFirstRow,
   logGenerator,
   seedBuckets,
   seedChannels,
@@ -130,13 +129,9 @@ async function seed(server: Server, a: Args): Promise<SeedUser[]> {
     await seedTasks(database, shape, a.tasks)
     lap(`${a.tasks} tasks`)
   } else {
-    // a database seeded by an earlier version: its buckets were summed from every row, as now
-    await refillModelTotals(database.db)
-    const first = await database.db
-      .selectFrom('logs')
-      .select(sql<number>`min(created_at)`.as('t'))
-      .executeTakeFirst()
-    await bucketsFrom(database.db, Number(first?.t ?? 0))
+    // seeded already: its buckets were summed from every row (quota_models by migration 0016 from
+    // them, if it was seeded before), so they hold every request from its first row on
+    await bucketsFromFirstRow(database)
   }
   return users
 }
