@@ -14,7 +14,7 @@ import bcrypt from 'bcryptjs'
 import type { Database } from '../server/db/index.ts'
 import { insertLogsSql, LEDGER_LOG_COLUMNS } from '../server/db/logs.ts'
 import { bucketsFrom } from '../server/db/log-stat.ts'
-import { refillModelTotals } from '../server/db/quota-data.ts'
+import { refillModelTotals, refillRollups } from '../server/db/quota-data.ts'
 import { hashAccessToken } from '../server/middleware/session.ts'
 
 /** mulberry32: a small seeded generator, so seeds are reproducible. */
@@ -297,7 +297,8 @@ export async function seedLogs(
 }
 
 /**
- * The dashboard's hourly buckets (quota_data per user and model, quota_dims per token and channel)
+ * The dashboard's buckets (quota_data per user and model, quota_dims per token and channel, and
+ * what is summed from those: quota_models, the users' and everyone's quota_dims, quota_days)
  * summed from the consumption rows, as the ledger would have added them; existing buckets are
  * replaced. Run once after the rows are written.
  */
@@ -316,6 +317,7 @@ export async function seedBuckets(database: Database): Promise<void> {
   await sql`insert into quota_dims (dim, key_id, user_id, created_at, token_used, count, quota)
     select 'channel', channel, 0, ${hour}, ${sums} from logs where type = 2 and channel > 0 group by channel, ${hour}`.execute(db)
   await refillModelTotals(db)
+  await refillRollups(db)
   await bucketsFromFirstRow(database)
 }
 

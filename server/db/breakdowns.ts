@@ -1,12 +1,14 @@
 /**
  * The data dashboard's breakdowns: usage by model, user, token or channel per hour, day or week,
- * the top N keys and the rest as "others", read from the hourly buckets only (quota_models for
- * everyone's models and the totals, quota_data for users and one user's models, quota_dims for tokens
- * and channels), never from the log rows.
+ * the top N keys and the rest as "others", read from the buckets only, never from the log rows:
+ * quota_models for everyone's models, quota_data for one user's models, quota_dims for users,
+ * tokens, channels and everyone's totals; the top users, tokens and channels over a range come
+ * from the daily rows (breakdown-top.ts).
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { DB } from './schema.ts'
 import { DAY, HOUR } from '../../domain/time.ts'
+import { topFromDays } from './breakdown-top.ts'
 
 export const BREAKDOWN_BY = ['model', 'user', 'token', 'channel'] as const
 export type BreakdownBy = (typeof BREAKDOWN_BY)[number]
@@ -60,19 +62,19 @@ interface Source {
   key: RawBuilder<unknown>
   where: RawBuilder<unknown>
   /** where each period's total over every key is read, when not from `table` itself */
-  totals?: { table: 'quota_models'; where: RawBuilder<unknown> }
+  totals?: { table: 'quota_dims'; where: RawBuilder<unknown> }
 }
 
 function source(ask: BreakdownAsk): Source {
   const range = sql`created_at >= ${ask.start} and created_at <= ${ask.end}`
-  const own = ask.userId === undefined ? sql`` : sql` and user_id = ${ask.userId}`
   // everyone's usage per model is summed already (quota_models): a row per model and hour, not per user besides
   if (ask.by === 'model' && ask.userId === undefined) return { table: 'quota_models', key: sql.ref('model_name'), where: range }
-  if (ask.by === 'model' || ask.by === 'user') {
-    const totals = ask.userId === undefined ? { table: 'quota_models' as const, where: range } : undefined
-    return { table: 'quota_data', key: sql.ref(ask.by === 'model' ? 'model_name' : 'user_id'), where: sql`${range}${own}`, totals }
-  }
-  return { table: 'quota_dims', key: sql.ref('key_id'), where: sql`dim = ${ask.by} and ${range}${own}` }
+  if (ask.by === 'model') return { table: 'quota_data', key: sql.ref('model_name'), where: sql`${range} and user_id = ${ask.userId}` }
+  if (ask.userId !== undefined)
+    return { table: 'quota_dims', key: sql.ref('key_id'), where: sql`dim = ${ask.by} and ${range} and user_id = ${ask.userId}` }
+  // everyone's total per hour (quota_dims `all`) is written with the users', tokens' and channels' buckets
+  const totals = { table: 'quota_dims' as const, where: sql`dim = 'all' and key_id = 0 and ${range}` }
+  return { table: 'quota_dims', key: sql.ref('key_id'), where: sql`dim = ${ask.by} and ${range}`, totals }
 }
 
 /**
@@ -116,14 +118,13 @@ export async function breakdown(db: Kysely<DB>, ask: BreakdownAsk): Promise<Brea
   const src = source(ask)
   const table = sql.table(src.table)
   const period = periodOf(ask)
-  const topRows = await sql<Record<string, unknown>>`select ${src.key} as k, ${sums} from ${table} where ${src.where}
-    group by ${src.key} order by sum(quota) desc, sum(count) desc, ${src.key} limit ${sql.lit(ask.top)}`.execute(db)
+  const topRows = await topKeys(db, ask, src)
   const whole = src.totals ?? src
   const totals = await sql<Record<string, unknown>>`select ${period} as p, ${sums} from ${sql.table(whole.table)} where ${whole.where}
     group by ${period} order by ${period}`.execute(db)
-  const keys = topRows.rows.map((r) => String(r.k))
+  const keys = topRows.map((r) => String(r.k))
   const names = await labels(db, ask.by, keys)
-  const top = topRows.rows.map((r) => ({ key: String(r.k), label: names.get(String(r.k)) ?? labelOf(ask.by, String(r.k)), ...figures(r) }))
+  const top = topRows.map((r) => ({ key: String(r.k), label: names.get(String(r.k)) ?? labelOf(ask.by, String(r.k)), ...figures(r) }))
   const rows: BreakdownRow[] = []
   if (keys.length) {
     const keyValues = ask.by === 'model' ? keys : keys.map(Number)
@@ -133,6 +134,21 @@ export async function breakdown(db: Kysely<DB>, ask: BreakdownAsk): Promise<Brea
   }
   const others = othersOf(totals.rows, rows)
   return { by: ask.by, period: ask.period, top, others: others.total, rows: rows.concat(others.rows).sort((a, b) => a.period - b.period) }
+}
+
+/**
+ * The top keys over the range with what each used: everyone's users, tokens and channels from the
+ * daily rows when those prove them, otherwise (and for models, and within one user) by summing
+ * every key's buckets in the range.
+ */
+async function topKeys(db: Kysely<DB>, ask: BreakdownAsk, src: Source): Promise<Array<Record<string, unknown>>> {
+  if (ask.by !== 'model' && ask.userId === undefined) {
+    const found = await topFromDays(db, ask.by, ask.start, ask.end, ask.top)
+    if (found) return found.map(({ key, ...f }) => ({ k: key, ...f }))
+  }
+  const r = await sql<Record<string, unknown>>`select ${src.key} as k, ${sums} from ${sql.table(src.table)} where ${src.where}
+    group by ${src.key} order by sum(quota) desc, sum(count) desc, ${src.key} limit ${sql.lit(ask.top)}`.execute(db)
+  return r.rows
 }
 
 /** A key nobody can name any more (a deleted token or channel), or a model bucket without a model. */

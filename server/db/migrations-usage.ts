@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely'
 import type { Migration } from 'kysely/migration'
 import type { Dialect } from './index.ts'
 import { big, withId } from './migration-columns.ts'
+import { refillRollups } from './quota-data.ts'
 
 /**
  * Hourly usage buckets per token and per channel for the dashboard's breakdowns (the by-user and
@@ -78,6 +79,32 @@ export function tokenSums(dialect: Dialect): Migration {
             : 'create index logs_token_type_created_sum on logs (token_name, type, created_at, user_id, quota, prompt_tokens, completion_tokens)',
         )
         .execute(db)
+    },
+  }
+}
+
+/**
+ * Daily rows per user, token and channel (quota_days), and quota_dims' hourly buckets per user and
+ * for everyone: a breakdown by user, token or channel over months reads the top of each day's
+ * list and the named keys' rows, where summing the hourly buckets of every key took seconds. The
+ * users' and everyone's buckets are filled from quota_data, the days from quota_dims.
+ */
+export function quotaDays(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      let t = withId(db.schema.createTable('quota_days'), dialect)
+      t = t.addColumn('dim', 'varchar(8)', (c) => c.notNull())
+      t = big(t, 'key_id')
+      t = big(t, 'user_id')
+      t = big(t, 'created_at')
+      t = big(t, 'token_used')
+      t = big(t, 'count')
+      t = big(t, 'quota')
+      await t.execute()
+      await db.schema.createIndex('quota_days_bucket').on('quota_days').columns(['dim', 'key_id', 'created_at']).unique().execute()
+      // each day's keys by usage: the breakdown reads the top of every day's list
+      await db.schema.createIndex('quota_days_top').on('quota_days').columns(['dim', 'created_at', 'quota']).execute()
+      await refillRollups(db)
     },
   }
 }

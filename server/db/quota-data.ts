@@ -6,7 +6,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { DB, QuotaDataTable } from './schema.ts'
 import { valueRows, type Placeholder } from './dialect.ts'
-import { HOUR } from '../../domain/time.ts'
+import { DAY, HOUR } from '../../domain/time.ts'
 
 export type BucketRow = Selectable<QuotaDataTable>
 
@@ -127,13 +127,20 @@ export function upsertModelsSql(rows: number, style: Placeholder): string {
   return s
 }
 
-// ---- the ledger's token and channel buckets (quota_dims) ------------------------------------------
+// ---- the ledger's user, token, channel and total buckets (quota_dims, quota_days) -----------------
 
-/** What one batch adds to a token's or a channel's bucket. */
+/**
+ * The keys of quota_dims: a user's, a token's or a channel's usage per hour, and everyone's
+ * (`all`, key 0), written together from the same settled requests; quota_days holds the first
+ * three per day.
+ */
+export type Dim = 'user' | 'token' | 'channel' | 'all'
+
+/** What one batch adds to a user's, token's, channel's or everyone's bucket. */
 export interface DimDelta {
-  dim: 'token' | 'channel'
+  dim: Dim
   key_id: number
-  /** the token's owner; 0 for a channel */
+  /** the user, or the token's owner; 0 for a channel and for everyone */
   user_id: number
   created_at: number
   token_used: number
@@ -154,4 +161,60 @@ export function upsertDimsSql(rows: number, style: Placeholder): string {
     upsertText.set(k, s)
   }
   return s
+}
+
+/** The start of the UTC day `seconds` falls in: a quota_days row's created_at. */
+export const dayOf = (seconds: number): number => seconds - (seconds % DAY)
+
+/** What a batch's hourly deltas add to the daily rows (quota_days): every dim but `all`, summed per key and day. */
+export function dayDeltas(dims: Iterable<DimDelta>): DimDelta[] {
+  const sums = new Map<string, DimDelta>()
+  for (const d of dims) {
+    if (d.dim === 'all') continue
+    const day = dayOf(d.created_at)
+    const k = `${d.dim}:${d.key_id}:${day}`
+    const x = sums.get(k)
+    if (x) {
+      x.token_used += d.token_used
+      x.count += d.count
+      x.quota += d.quota
+    } else sums.set(k, { ...d, created_at: day })
+  }
+  return [...sums.values()]
+}
+
+/** Adds `rows` deltas to their daily rows in one statement, as upsertDimsSql does. */
+export function upsertDaysSql(rows: number, style: Placeholder): string {
+  const k = `days:${style}:${rows}`
+  let s = upsertText.get(k)
+  if (!s) {
+    s = `INSERT INTO quota_days (dim, key_id, user_id, created_at, token_used, count, quota) VALUES ${valueRows(rows, 7, style)}
+      ON CONFLICT (dim, key_id, created_at) DO UPDATE SET token_used = quota_days.token_used + excluded.token_used,
+      count = quota_days.count + excluded.count, quota = quota_days.quota + excluded.quota`
+    upsertText.set(k, s)
+  }
+  return s
+}
+
+/** Orders deltas by their row (PostgreSQL: two instances' upserts then lock shared rows in the same order). */
+export const byDimRow = (a: DimDelta, b: DimDelta): number =>
+  a.dim < b.dim ? -1 : a.dim > b.dim ? 1 : a.key_id - b.key_id || a.created_at - b.created_at
+
+/**
+ * Builds the users' and everyone's hourly buckets (quota_dims `user` and `all`) from quota_data,
+ * and every daily row (quota_days) from quota_dims, afresh: once at the upgrade that adds them, and
+ * for buckets written outside the ledger (the seed data of tests and benchmarks). The ledger keeps
+ * them in step itself.
+ */
+export async function refillRollups(db: Kysely<any>): Promise<void> {
+  const sums = sql`sum(token_used), sum(count), sum(quota)`
+  await sql`delete from quota_dims where dim in ('user', 'all')`.execute(db)
+  await sql`insert into quota_dims (dim, key_id, user_id, created_at, token_used, count, quota)
+    select 'user', user_id, user_id, created_at, ${sums} from quota_data group by user_id, created_at`.execute(db)
+  await sql`insert into quota_dims (dim, key_id, user_id, created_at, token_used, count, quota)
+    select 'all', 0, 0, created_at, ${sums} from quota_data group by created_at`.execute(db)
+  await sql`delete from quota_days`.execute(db)
+  const day = sql`created_at - created_at % ${sql.lit(DAY)}`
+  await sql`insert into quota_days (dim, key_id, user_id, created_at, token_used, count, quota)
+    select dim, key_id, min(user_id), ${day}, ${sums} from quota_dims where dim <> 'all' group by dim, key_id, ${day}`.execute(db)
 }

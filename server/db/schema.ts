@@ -190,13 +190,29 @@ export interface QuotaDataTable {
   quota: D<number>
 }
 
-/** An hourly usage bucket of one token or one channel (server/db/quota-data.ts). */
+/** An hourly usage bucket of one user, token or channel, or of everyone (server/db/quota-data.ts). */
 export interface QuotaDimsTable {
   id: Generated<number>
-  dim: 'token' | 'channel'
+  dim: 'user' | 'token' | 'channel' | 'all'
   key_id: D<number>
-  /** the token's owner (0 for a channel) */
+  /** the user, or the token's owner (0 for a channel and for everyone) */
   user_id: D<number>
+  created_at: D<number>
+  token_used: D<number>
+  count: D<number>
+  quota: D<number>
+}
+
+/**
+ * quota_dims' users, tokens and channels per UTC day (0018_quota_days), written in the same
+ * transaction: a breakdown over months finds its top keys in a few thousand rows, not millions.
+ */
+export interface QuotaDaysTable {
+  id: Generated<number>
+  dim: 'user' | 'token' | 'channel'
+  key_id: D<number>
+  user_id: D<number>
+  /** the start of the UTC day */
   created_at: D<number>
   token_used: D<number>
   count: D<number>
@@ -260,6 +276,7 @@ export interface DB {
   quota_data: QuotaDataTable
   quota_dims: QuotaDimsTable
   quota_models: QuotaModelsTable
+  quota_days: QuotaDaysTable
   buckets_since: { id: number; since: number }
   ledger_journal: LedgerJournalTable
   guard_entries: GuardEntriesTable

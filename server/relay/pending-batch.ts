@@ -24,7 +24,7 @@ export interface Batch {
   statuses: Map<number, number>
   logs: LedgerLog[]
   buckets: Map<string, BucketDelta>
-  /** the token and channel buckets (quota_dims) */
+  /** the user, token, channel and total buckets (quota_dims; quota_days is summed from them) */
   dims: Map<string, DimDelta>
   /** journal files whose entries are all in this batch (deleted once it commits) */
   files: string[]
@@ -117,12 +117,17 @@ export function addBucket(b: Batch, log: LedgerLog): void {
   )
 }
 
-/** Adds a settled request to its token's and channel's buckets (quota_dims, written with every batch). */
+/**
+ * Adds a settled request to its user's, token's and channel's buckets and to everyone's
+ * (quota_dims, and through them quota_days: written with every batch).
+ */
 function addDims(b: Batch, log: LedgerLog): void {
   const hour = hourOf(log.created_at)
   const figures = { created_at: hour, token_used: log.prompt_tokens + log.completion_tokens, count: 1, quota: log.quota }
   const token = log.token_id ?? 0
   const channel = log.channel ?? 0
+  addInto(b.dims, `u${log.user_id}\u0000${hour}`, { dim: 'user', key_id: log.user_id, user_id: log.user_id, ...figures }, DIM_COUNTERS)
+  addInto(b.dims, `a\u0000${hour}`, { dim: 'all', key_id: 0, user_id: 0, ...figures }, DIM_COUNTERS)
   addInto(b.dims, `t${token}\u0000${hour}`, { dim: 'token', key_id: token, user_id: log.user_id, ...figures }, DIM_COUNTERS)
   addInto(b.dims, `c${channel}\u0000${hour}`, { dim: 'channel', key_id: channel, user_id: 0, ...figures }, DIM_COUNTERS)
 }

@@ -1,7 +1,17 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely'
 import type { DB } from '../db/schema.ts'
 import { insertLogsSql, logValues } from '../db/logs.ts'
-import { bucketValues, dimValues, modelDeltas, upsertBucketsSql, upsertDimsSql, upsertModelsSql } from '../db/quota-data.ts'
+import {
+  bucketValues,
+  byDimRow,
+  dayDeltas,
+  dimValues,
+  modelDeltas,
+  upsertBucketsSql,
+  upsertDaysSql,
+  upsertDimsSql,
+  upsertModelsSql,
+} from '../db/quota-data.ts'
 import { markSql } from '../db/ledger-journal.ts'
 import { isReachedStatus, markTokenSql, type Fresh, type PlainBatch } from './ledger-batch.ts'
 
@@ -78,7 +88,9 @@ export async function writePostgresBatch(db: Kysely<DB>, b: PlainBatch): Promise
       (n) => upsertModelsSql(n, '$n'),
       (m) => m,
     )
-    await inChunks(tx, b.dims, CHUNK, (n) => upsertDimsSql(n, '$n'), dimValues)
+    // in one order of rows, so that two instances' upserts lock the shared rows (everyone's hour, a busy key's day) alike
+    await inChunks(tx, [...b.dims].sort(byDimRow), CHUNK, (n) => upsertDimsSql(n, '$n'), dimValues)
+    await inChunks(tx, dayDeltas(b.dims).sort(byDimRow), CHUNK, (n) => upsertDaysSql(n, '$n'), dimValues)
     for (const mark of b.marks) await tx.executeQuery(CompiledQuery.raw(markSql('postgres'), mark))
   })
   return fresh

@@ -1,12 +1,21 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { insertLogsSql, logValues } from '../db/logs.ts'
-import { bucketValues, dimValues, modelDeltas, upsertBucketsSql, upsertDimsSql, upsertModelsSql } from '../db/quota-data.ts'
+import {
+  bucketValues,
+  dayDeltas,
+  dimValues,
+  modelDeltas,
+  upsertBucketsSql,
+  upsertDaysSql,
+  upsertDimsSql,
+  upsertModelsSql,
+} from '../db/quota-data.ts'
 import { markSql } from '../db/ledger-journal.ts'
 import { TOKEN_STATUS } from '../../domain/statuses.ts'
 import { isReachedStatus, markTokenSql, type Fresh, type PlainBatch } from './ledger-batch.ts'
 
 type Statements = Record<
-  'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket' | 'model' | 'dim' | 'mark',
+  'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket' | 'model' | 'dim' | 'day' | 'mark',
   StatementSync
 >
 
@@ -30,6 +39,7 @@ function statements(db: DatabaseSync): Statements {
     bucket: db.prepare(upsertBucketsSql(1, '?')),
     model: db.prepare(upsertModelsSql(1, '?')),
     dim: db.prepare(upsertDimsSql(1, '?')),
+    day: db.prepare(upsertDaysSql(1, '?')),
     mark: db.prepare(markSql('sqlite')),
   }
   prepared.set(db, s)
@@ -63,6 +73,7 @@ export function writeBatch(db: DatabaseSync, b: PlainBatch): Fresh {
     for (const k of b.buckets) s.bucket.run(...bucketValues(k))
     for (const m of modelDeltas(b.buckets)) s.model.run(...m)
     for (const d of b.dims) s.dim.run(...dimValues(d))
+    for (const d of dayDeltas(b.dims)) s.day.run(...dimValues(d))
     for (const [gen, seq] of b.marks) s.mark.run(gen, seq)
     db.exec('COMMIT')
     return fresh

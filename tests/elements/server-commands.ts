@@ -6,7 +6,7 @@
  */
 import { issueVerificationToken } from '../../server/lib/verification.ts'
 import { browserModelsAuth, config, defaultOptions, gateway, mails, outsideBase, upstreamBase } from './test-server.ts'
-import { refillModelTotals } from '../../server/db/quota-data.ts'
+import { refillModelTotals, refillRollups } from '../../server/db/quota-data.ts'
 
 /** The general commands: options, rows written straight into the real database, mails read back. */
 const general: Record<string, (payload: any) => Promise<unknown>> = {
@@ -43,6 +43,7 @@ const general: Record<string, (payload: any) => Promise<unknown>> = {
         .execute()
     }
     await refillModelTotals(gateway.ctx.db)
+    await refillRollups(gateway.ctx.db)
     return true
   },
   'tg-quota-dims': async (payload) => {
@@ -80,6 +81,7 @@ const general: Record<string, (payload: any) => Promise<unknown>> = {
         .values({ dim, key_id: key, user_id: userId, token_used: 0, ...figures })
         .execute()
     }
+    await refillRollups(gateway.ctx.db)
     return ids
   },
   'tg-critical-limit': async (payload) => {

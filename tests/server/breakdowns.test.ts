@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { sql } from 'kysely'
 import { dialects, startServer, assertRefused, type Client, type TestServer } from './helpers.ts'
 import { relayFixture, type RelayFixture } from './relay-helpers.ts'
-import { refillModelTotals } from '../../server/db/quota-data.ts'
+import { refillModelTotals, refillRollups } from '../../server/db/quota-data.ts'
 
 const H = 3600
 const DAY = 24 * H
@@ -63,6 +63,7 @@ async function seed(s: TestServer, ann: Named, ben: Named) {
       dim('channel', 8, 0, T0 + 2 * H, 4),
     ])
     .execute()
+  await refillRollups(s.ctx.db)
   return { a1: a1!, a2: a2!, b1: b1! }
 }
 
@@ -174,14 +175,14 @@ for (const dialect of dialects) {
     })
   })
 
-  describe(`ledger token and channel buckets (${dialect})`, () => {
+  describe(`ledger user, token, channel and daily buckets (${dialect})`, () => {
     let f: RelayFixture
     before(async () => {
       f = await relayFixture(dialect)
     })
     after(() => f.close())
 
-    it('adds every settled request to its token and channel buckets, exactly as the logs', async () => {
+    it('adds every settled request to its user, token, channel, total and daily buckets, exactly as the logs', async () => {
       const channel = await f.channel({ key: 'dims', models: 'gpt-3.5-turbo' })
       const userId = await f.user({ quota: 1_000_000 })
       const one = await f.token(userId, { unlimited: true })
@@ -215,6 +216,25 @@ for (const dialect of dialects) {
       assert.equal(sum(ch, 'count'), 5)
       assert.equal(sum(ch, 'quota'), sum(logs, 'q'))
       for (const d of [...dims, ...ch]) assert.equal(Number(d.created_at) % H, 0)
+      // the user's and everyone's hourly buckets, and every key's daily row, hold the same figures
+      const mine = await db.selectFrom('quota_dims').selectAll().where('dim', '=', 'user').where('key_id', '=', userId).execute()
+      assert.deepEqual([sum(mine, 'count'), sum(mine, 'quota'), sum(mine, 'token_used')], [5, sum(logs, 'q'), sum(logs, 't')])
+      const all = await db.selectFrom('quota_dims').selectAll().where('dim', '=', 'all').execute()
+      assert.deepEqual([sum(all, 'count'), sum(all, 'quota')], [5, sum(logs, 'q')])
+      for (const [dim, key, hourly] of [
+        ['user', userId, mine],
+        ['token', one.id, dims.filter((d) => Number(d.key_id) === one.id)],
+        ['channel', channel, ch],
+      ] as const) {
+        const days = await db.selectFrom('quota_days').selectAll().where('dim', '=', dim).where('key_id', '=', key).execute()
+        assert.ok(days.length > 0, `${dim} has its daily row`)
+        for (const d of days) assert.equal(Number(d.created_at) % DAY, 0)
+        assert.deepEqual(
+          [sum(days, 'count'), sum(days, 'quota'), sum(days, 'token_used')],
+          [sum(hourly, 'count'), sum(hourly, 'quota'), sum(hourly, 'token_used')],
+          dim,
+        )
+      }
     })
   })
 }

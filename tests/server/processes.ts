@@ -227,10 +227,25 @@ export async function ledgerProblems(
             .executeTakeFirstOrThrow()
         ).q,
       )
+    const dimSum = async (table: 'quota_dims' | 'quota_days', dim: 'user' | 'all') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select(sql<number>`coalesce(sum(quota), 0)`.as('q'))
+            .where('dim', '=', dim)
+            .where('key_id', '=', dim === 'user' ? s.userId : 0)
+            .executeTakeFirstOrThrow()
+        ).q,
+      )
     const checks: Array<[string, number, number]> = [
       ['dashboard bucket count vs log rows', buckets.reduce((a, b) => a + Number(b.count), 0), logs.length],
       ['dashboard bucket quota vs sum of log quota', buckets.reduce((a, b) => a + Number(b.quota), 0), logSum],
       ['quota_models vs quota_data', await total('quota_models'), await total('quota_data')],
+      // the users', everyone's and the daily buckets go with the charges, not held: exact as well
+      ["user's hourly buckets (quota_dims) vs sum of log quota", await dimSum('quota_dims', 'user'), logSum],
+      ["user's daily rows (quota_days) vs sum of log quota", await dimSum('quota_days', 'user'), logSum],
+      ["everyone's hourly total (quota_dims) vs quota_data", await dimSum('quota_dims', 'all'), await total('quota_data')],
       ['user request_count vs log rows', Number(user.request_count), logs.length],
       ['user used_quota vs sum of log quota', Number(user.used_quota), logSum],
       ['token used_quota vs sum of log quota', Number(token.used_quota), logSum],
