@@ -5,6 +5,14 @@ import type { Dialect } from './index.ts'
 import { big, withId } from './migration-columns.ts'
 import { refillRollups } from './quota-data.ts'
 
+/** A table of usage per key and period: quota_dims (hours), quota_days (days). */
+async function keyedBuckets(db: Kysely<any>, name: string, dialect: Dialect) {
+  let t = withId(db.schema.createTable(name), dialect)
+  t = t.addColumn('dim', 'varchar(8)', (c) => c.notNull())
+  for (const column of ['key_id', 'user_id', 'created_at', 'token_used', 'count', 'quota']) t = big(t, column)
+  await t.execute()
+}
+
 /**
  * Hourly usage buckets per token and per channel for the dashboard's breakdowns (the by-user and
  * by-model ones read quota_data). The ledger adds to them with the logs, like quota_data, so they
@@ -13,15 +21,7 @@ import { refillRollups } from './quota-data.ts'
 export function quotaDims(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
-      let t = withId(db.schema.createTable('quota_dims'), dialect)
-      t = t.addColumn('dim', 'varchar(8)', (c) => c.notNull())
-      t = big(t, 'key_id')
-      t = big(t, 'user_id')
-      t = big(t, 'created_at')
-      t = big(t, 'token_used')
-      t = big(t, 'count')
-      t = big(t, 'quota')
-      await t.execute()
+      await keyedBuckets(db, 'quota_dims', dialect)
       await db.schema.createIndex('quota_dims_bucket').on('quota_dims').columns(['dim', 'key_id', 'created_at']).unique().execute()
       await db.schema.createIndex('quota_dims_dim_created').on('quota_dims').columns(['dim', 'created_at']).execute()
       await db.schema.createIndex('quota_dims_user').on('quota_dims').columns(['user_id', 'dim', 'created_at']).execute()
@@ -92,15 +92,7 @@ export function tokenSums(dialect: Dialect): Migration {
 export function quotaDays(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
-      let t = withId(db.schema.createTable('quota_days'), dialect)
-      t = t.addColumn('dim', 'varchar(8)', (c) => c.notNull())
-      t = big(t, 'key_id')
-      t = big(t, 'user_id')
-      t = big(t, 'created_at')
-      t = big(t, 'token_used')
-      t = big(t, 'count')
-      t = big(t, 'quota')
-      await t.execute()
+      await keyedBuckets(db, 'quota_days', dialect)
       await db.schema.createIndex('quota_days_bucket').on('quota_days').columns(['dim', 'key_id', 'created_at']).unique().execute()
       // each day's keys by usage: the breakdown reads the top of every day's list
       await db.schema.createIndex('quota_days_top').on('quota_days').columns(['dim', 'created_at', 'quota']).execute()

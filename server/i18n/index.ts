@@ -22,7 +22,8 @@ import { tokens } from './messages/tokens.ts'
 import { logs } from './messages/logs.ts'
 
 export type Locale = 'en' | 'zh-CN'
-export type Params = Readonly<Record<string, string | number>>
+/** A message's parameters: a value, or a message of its own (said in the same language). */
+export type Params = Readonly<Record<string, string | number | Text>>
 
 /** One message in both languages. */
 export interface Words {
@@ -92,7 +93,15 @@ export function localeOf(c: Context): Locale {
 /** A message in words. */
 export function say(locale: Locale, key: MessageKey, params?: Params): string {
   const words = CATALOG[key] as Words
-  return fillParams(locale === 'zh-CN' ? words.zh : words.en, params, locale)
+  return fillParams(locale === 'zh-CN' ? words.zh : words.en, params && inWords(locale, params), locale)
+}
+
+/** The parameters with the messages among them in words. */
+function inWords(locale: Locale, params: Params): Readonly<Record<string, string | number>> {
+  let out: Record<string, string | number> | null = null
+  for (const [name, v] of Object.entries(params))
+    if (typeof v === 'object') (out ??= { ...(params as Record<string, string | number>) })[name] = say(locale, v.key, v.params)
+  return out ?? (params as Readonly<Record<string, string | number>>)
 }
 
 /** A Text, or (while routes move to the catalogue) a literal English string, in the caller's language. */

@@ -8,6 +8,7 @@ import { text, type Text } from '../i18n/index.ts'
 import { CHANNEL_TYPE } from '../../domain/channel-types.ts'
 import type { OptionStore } from '../options.ts'
 import { reachOf, upstreamFetch, type Reach } from '../relay/tasks/types.ts'
+import { networkReason } from './status-reason.ts'
 
 const UPSTREAM_TIMEOUT_MS = 15_000
 const UPSTREAM_MAX_BYTES = 8 * 1024 * 1024
@@ -32,6 +33,9 @@ function networkFailure(e: unknown): UpstreamFailure {
   if (e instanceof UpstreamFailure) return e
   const err = e as Error & { cause?: { code?: string; message?: string } }
   if (err.name === 'TimeoutError') return new UpstreamFailure(text('upstream.timeout', { seconds: UPSTREAM_TIMEOUT_MS / 1000 }))
+  // a refused or reset connection, an unknown host, a certificate: said in the reader's words
+  const net = networkReason(err)
+  if (net) return new UpstreamFailure(text(net.key, { detail: err.cause?.code ?? String(net.params?.detail ?? '') }))
   return new UpstreamFailure(text('upstream.unreachable', { reason: err.cause?.code ?? err.cause?.message ?? err.message }))
 }
 

@@ -2,12 +2,14 @@ import nodemailer from 'nodemailer'
 import type { OptionStore } from '../options.ts'
 import { SMTP_PORT, SMTPS_PORT } from '../../domain/option-rules.ts'
 import { say, text as message, type Locale, type MessageKey, type Text } from '../i18n/index.ts'
+import { networkReason } from './status-reason.ts'
 
 /** A mail that could not be sent; `reason` says why, in words a console user can act on. */
 export class MailError extends Error {
   reason: Text
   constructor(reason: Text) {
-    super(reason.params?.reason ? String(reason.params.reason) : reason.key)
+    const why = reason.params?.reason
+    super(why === undefined ? reason.key : typeof why === 'object' ? say('en', why.key, why.params) : String(why))
     this.reason = reason
   }
 }
@@ -65,7 +67,10 @@ export async function sendMail(o: OptionStore, to: string, subject: string, text
       html,
     })
   } catch (e) {
-    throw new MailError(message('mail.notSent', { reason: e instanceof Error ? e.message : String(e) }))
+    // a refused connection, an unknown host, a certificate: in the reader's words (the SMTP server's own stay as they came)
+    const net = networkReason(e)
+    const why = net ? message(net.key, { detail: String(net.params?.detail ?? '') }) : e instanceof Error ? e.message : String(e)
+    throw new MailError(message('mail.notSent', { reason: why }))
   } finally {
     transport.close()
   }

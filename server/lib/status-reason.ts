@@ -47,10 +47,49 @@ export class ReasonError extends Error {
   }
 }
 
-/** An error as a reason parameter: its reason when the server wrote it, else its text as it came. */
+/** The HTTP client's error codes (Node's and undici's) in the reader's words. */
+const NETWORK: Readonly<Record<string, MessageKey>> = {
+  ECONNREFUSED: 'net.refused',
+  ECONNRESET: 'net.reset',
+  EPIPE: 'net.reset',
+  UND_ERR_SOCKET: 'net.reset',
+  ENOTFOUND: 'net.noHost',
+  EAI_AGAIN: 'net.noHost',
+  ETIMEDOUT: 'net.timeout',
+  UND_ERR_CONNECT_TIMEOUT: 'net.timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'net.timeout',
+  UND_ERR_BODY_TIMEOUT: 'net.timeout',
+  EHOSTUNREACH: 'net.unreachable',
+  ENETUNREACH: 'net.unreachable',
+}
+
+/**
+ * What the HTTP client reported (a refused or reset connection, an unknown host, a timeout, a
+ * certificate, a body that is not JSON) as a message in the reader's words, with the client's own
+ * text kept in brackets for the administrator; null for any other error.
+ */
+export function networkReason(err: unknown): Reason | null {
+  if (!(err instanceof Error)) return null
+  const cause = (err as { cause?: unknown }).cause
+  // fetch's own message ("fetch failed") says less than its cause's
+  const detail = (cause instanceof Error ? cause.message : err.message).slice(0, REASON_MAX)
+  const code = String((err as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code ?? '')
+  // some clients (nodemailer: ESOCKET) wrap the system's code, which their message still names
+  const named = /\b(E[A-Z_]{3,})\b/.exec(detail)?.[1] ?? ''
+  let key: MessageKey | undefined = NETWORK[code] ?? NETWORK[named]
+  if (!key && /CERT|TLS|SSL/.test(code)) key = 'net.tls'
+  if (!key && (err.name === 'TimeoutError' || (err.name === 'AbortError' && /time/i.test(err.message)))) key = 'net.timeout'
+  if (!key && err instanceof SyntaxError && /JSON/.test(err.message)) key = 'net.badJson'
+  return key ? reason(key, { detail }) : null
+}
+
+/**
+ * An error as a reason parameter: its reason when the server wrote it or the HTTP client's code
+ * names it, else its text as it came.
+ */
 export function errorParam(err: unknown): ReasonParam {
   if (err instanceof ReasonError) return err.reason
-  return (err instanceof Error ? err.message : String(err)).slice(0, REASON_MAX)
+  return networkReason(err) ?? (err instanceof Error ? err.message : String(err)).slice(0, REASON_MAX)
 }
 
 function sayParam(locale: Locale, value: ReasonParam): string | number {

@@ -42,7 +42,7 @@ for (const dialect of dialects) {
       const down = await fx.create({ type: 1, key: 'sk-good', base_url: `http://127.0.0.1:${await closedPort()}` })
       const r2 = await fx.admin.get(`/api/channel/fetch_models/${down.id}`)
       assert.equal(r2.body.success, false)
-      assert.match(r2.body.message, /^fetching model list failed: the upstream could not be reached \(ECONNREFUSED\)$/)
+      assert.match(r2.body.message, /^fetching model list failed: connection refused \(ECONNREFUSED\)$/)
       assert.equal((await fx.admin.get('/api/channel/fetch_models/999999')).body.success, false)
     })
 

@@ -71,7 +71,7 @@ for (const dialect of dialects) {
       )
       const down = await fx.create({ type: 1, key: 'sk-good', base_url: `http://127.0.0.1:${await closedPort()}` })
       const r = await fx.admin.call('GET', `/api/channel/fetch_models/${down.id}`, undefined, zh)
-      assert.equal(r.body.message, '获取模型列表失败：无法连接上游（ECONNREFUSED）')
+      assert.equal(r.body.message, '获取模型列表失败：连接被拒绝（ECONNREFUSED）')
       const act = await fx.admin.call('POST', '/api/channel/dooy', { act: 'check_luma' }, zh)
       assert.deepEqual([act.body.message, act.body.data.field], ['act 必须是以下之一：check_viggle, check_suno', 'act'])
     })

@@ -45,7 +45,11 @@ for (const dialect of dialects) {
       try {
         const r = await s.anon.get(`/api/verification?email=${encodeURIComponent(addr('nosend'))}`)
         assert.equal(r.body.success, false)
-        assert.match(r.body.message, /could not be sent: .*ECONNREFUSED/)
+        assert.match(r.body.message, /could not be sent: connection refused \(.*ECONNREFUSED.*\)$/)
+        const zh = await s.anon.call('GET', `/api/verification?email=${encodeURIComponent(addr('nosend-zh'))}`, undefined, {
+          'accept-language': 'zh-CN',
+        })
+        assert.match(zh.body.message, /^邮件发送失败：连接被拒绝（.*ECONNREFUSED.*）$/)
       } finally {
         await o.set('SMTPPort', port)
       }

@@ -101,10 +101,14 @@ for (const dialect of dialects) {
         assert.equal(r.body.success, false)
         return r.body.message as string
       }
-      // the upstream's own words (a socket error, its error message) stay as they came
+      // a socket error is said in the reader's words, the HTTP client's own text kept in brackets;
+      // the upstream's own error message stays as it came
       const closed = await f.channel({ key: 'test-closed-zh', models: 'gpt-4o', baseUrl: 'http://127.0.0.1:1' })
-      assert.match(await test(closed, zh), /^渠道测试失败：无法连接上游：.*ECONNREFUSED/)
-      assert.match(await test(closed, en), /^channel test failed: the upstream could not be reached: .*ECONNREFUSED/)
+      assert.match(await test(closed, zh), /^渠道测试失败：无法连接上游：连接被拒绝（.*ECONNREFUSED.*）$/)
+      assert.match(
+        await test(closed, en),
+        /^channel test failed: the upstream could not be reached: connection refused \(.*ECONNREFUSED.*\)$/,
+      )
       f.fake.scenario('test-500-zh', { status: 500 })
       const failing = await f.channel({ key: 'test-500-zh', models: 'gpt-4o' })
       assert.equal(await test(failing, zh), '渠道测试失败：上游返回状态 500：fake failure 500')
@@ -130,7 +134,7 @@ for (const dialect of dialects) {
       assert.equal(await testError(en), 'status 500: fake failure 500')
       assert.equal((await root.call('GET', '/api/channel/test/999999', undefined, zh)).body.message, '渠道不存在，请刷新后重试')
       const balance = await root.call('GET', `/api/channel/update_balance/${closed}/`, undefined, zh)
-      assert.match(balance.body.message, /^渠道余额未更新：余额查询失败：.*ECONNREFUSED/)
+      assert.match(balance.body.message, /^渠道余额未更新：余额查询失败：连接被拒绝（.*ECONNREFUSED.*）$/)
       const noBalance = await root.call('GET', `/api/channel/update_balance/${untestable}/`, undefined, zh)
       assert.equal(noBalance.body.message, '渠道余额未更新：该渠道类型（知识库：AI Proxy）不支持查询余额')
       for (const path of ['/api/channel/test/99999999999999999999', '/api/channel/update_balance/99999999999999999999/']) {

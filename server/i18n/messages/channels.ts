@@ -67,4 +67,12 @@ export const channels = {
   'upstream.status': { en: 'HTTP {status} {message}', zh: 'HTTP {status} {message}' },
   'upstream.silent': { en: 'upstream answered with status code {status}', zh: '上游未说明原因（状态码 {status}）' },
   'upstream.noModelList': { en: 'the upstream reply has no model list', zh: '上游的回复中没有模型列表' },
+  // what the HTTP client says went wrong (server/lib/status-reason.ts: networkReason); its own text in the brackets
+  'net.refused': { en: 'connection refused ({detail})', zh: '连接被拒绝（{detail}）' },
+  'net.reset': { en: 'the connection was closed by the other side ({detail})', zh: '连接被对方关闭（{detail}）' },
+  'net.noHost': { en: 'the host name could not be resolved ({detail})', zh: '无法解析主机名（{detail}）' },
+  'net.timeout': { en: 'timed out ({detail})', zh: '连接超时（{detail}）' },
+  'net.unreachable': { en: 'the network or the host is unreachable ({detail})', zh: '网络或主机不可达（{detail}）' },
+  'net.tls': { en: 'the TLS connection failed ({detail})', zh: 'TLS 连接失败，请检查证书（{detail}）' },
+  'net.badJson': { en: 'the answer is not valid JSON ({detail})', zh: '回答不是有效的 JSON（{detail}）' },
 } as const
