@@ -54,6 +54,7 @@ const MOBILE: Shot[] = [
 ]
 
 let channelId = 0
+let offlineId = 0
 let rootUser: unknown = null
 let server: { baseURL: string; stop: () => Promise<void> } | null = null
 
@@ -100,6 +101,10 @@ async function arrange(baseURL: string) {
     expect(r.success, r.message).toBe(true)
   }
   await apiData(root, 'put', '/api/channel/', { id: gemini, status: 2 })
+  // a channel whose upstream refuses the connection: its failed test stays on the row
+  offlineId = await channel({ name: 'Offline relay', type: 1, key: 'sk-offline', models: 'gpt-4o-mini', base_url: 'http://127.0.0.1:1' })
+  const offline = await (await root.get(`/api/channel/test/${offlineId}`, { headers: { 'X-Tollgate-Client': '1' } })).json()
+  expect(offline.success).toBe(false)
 
   await apiData(root, 'put', '/api/option/', {
     key: 'Notice',
@@ -186,24 +191,25 @@ async function contextFor(
   who: Who,
   width: number,
   height: number,
+  lang: 'en' | 'zh' = 'en',
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL,
     viewport: { width, height },
     colorScheme: theme,
-    locale: 'en-US',
+    locale: lang === 'zh' ? 'zh-CN' : 'en-US',
     timezoneId: 'UTC',
     deviceScaleFactor: 1,
   })
   if (who === 'root') await login(context.request, 'root', '123456')
   await context.addInitScript(
-    ({ theme, user }) => {
+    ({ theme, user, lang }) => {
       localStorage.setItem('tollgate:theme', JSON.stringify(theme))
-      localStorage.setItem('tollgate:locale', JSON.stringify('en'))
+      localStorage.setItem('tollgate:locale', JSON.stringify(lang))
       if (user) localStorage.setItem('tollgate:user', JSON.stringify(user))
       else localStorage.removeItem('tollgate:user')
     },
-    { theme, user: who === 'root' ? rootUser : null },
+    { theme, user: who === 'root' ? rootUser : null, lang },
   )
   return context
 }
@@ -294,6 +300,26 @@ test.describe('screenshots for docs/screenshots', () => {
       await shoot(browser, server!.baseURL, theme, SHOTS, 1280, 800)
     })
   }
+
+  test("channels in Simplified Chinese at 375 px, dark: a failed test says why in the reader's words", async ({ browser }) => {
+    test.setTimeout(30_000)
+    const context = await contextFor(browser, server!.baseURL, 'dark', 'root', 375, 812, 'zh')
+    try {
+      const page = await context.newPage()
+      await page.goto('/channel')
+      await expect(page.getByText('Offline relay').first()).toBeVisible()
+      // the connection refused by the upstream, in Chinese, the HTTP client's own text in brackets
+      const pill = page.locator(`[data-cell="response-time"][title*="连接被拒绝"]`).first()
+      await expect(pill).toBeVisible()
+      await expect(pill).toHaveText('测试失败')
+      await settle(page)
+      await pill.scrollIntoViewIfNeeded()
+      mkdirSync(OUT, { recursive: true })
+      await page.screenshot({ path: `${OUT}/channels-zh-375-dark.png`, animations: 'disabled', caret: 'hide' })
+    } finally {
+      await context.close()
+    }
+  })
 
   test('three screens at 375 px, light and dark', async ({ browser }) => {
     test.setTimeout(30_000)

@@ -246,7 +246,7 @@ describe('<tollgate-channels> drawer', () => {
     expect(chips()).to.deep.equal([])
   })
 
-  it('shows a failed last test as failed in the drawer, not the time that test took', async () => {
+  it('shows a failed last test as failed in the drawer, and why, not the time that test took', async () => {
     const c = await newChannel({ base_url: 'http://127.0.0.1:1' })
     const el = await mountChannels()
     const pill = () => inRow(rowOf(el, c.id)!, '[data-cell="response-time"]')!
@@ -259,6 +259,10 @@ describe('<tollgate-channels> drawer', () => {
       'the response time fact',
     )
     expect([fact.dataset.color, fact.textContent]).to.deep.equal(['failed', 'Failed'])
+    // and why, written out: a drawer on a phone has no pointer to hover over the pill's title
+    const why = drawerOf(el).querySelector<HTMLElement>('[data-facts] .tg-rt-why')!
+    expect(why.textContent).to.match(/^the upstream could not be reached: connection refused \(.*ECONNREFUSED.*\)$/)
+    expect(why.getBoundingClientRect().height).to.be.greaterThan(0)
   })
 
   it('edits a channel: the key stays when left empty', async () => {

@@ -246,7 +246,7 @@ export function ChannelFacts({ channel }: { channel: Channel }) {
         <dt>{L('channels.col.responseTime')}</dt>
         <dd>
           {/* the row's pill: failed while the last test failed, not the time that test took */}
-          <ResponseTime channel={channel} />
+          <ResponseTime channel={channel} why="always" />
         </dd>
       </div>
       <div>

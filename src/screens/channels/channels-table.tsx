@@ -40,8 +40,12 @@ function balanceText(balance: number): string {
   return balance > 100000 ? `$${compactNumber(Math.round(balance))}` : `$${balance.toFixed(2)}`
 }
 
-/** The response-time pill: untested, the last time in its colour, or failed (with why) while the last test failed. */
-export function ResponseTime({ channel: c }: { channel: Channel }) {
+/**
+ * The response-time pill: untested, the last time in its colour, or failed while the last test
+ * failed. Why it failed is in the pill's title, and written under it where no pointer can hover:
+ * on the cards of a narrow screen, and always in the drawer (`why`).
+ */
+export function ResponseTime({ channel: c, why = 'narrow' }: { channel: Channel; why?: 'narrow' | 'always' }) {
   const L = useLabels()
   const locale = useLocale()
   const error = testErrorOf(c.other_info)
@@ -50,9 +54,18 @@ export function ResponseTime({ channel: c }: { channel: Channel }) {
   let text = `${(c.response_time / 1000).toFixed(2)} s`
   if (color === 'untested') text = L('channels.untested')
   if (color === 'failed') text = L('channels.testFailed')
-  return (
+  const pill = (
     <span className="tg-rt" data-color={color} data-cell="response-time" title={[tested, error].filter(Boolean).join(': ') || undefined}>
       {text}
+    </span>
+  )
+  if (!error) return pill
+  return (
+    <span className="tg-rt-failed">
+      {pill}
+      <span className="tg-rt-why" data-shown={why}>
+        {error}
+      </span>
     </span>
   )
 }
