@@ -10,6 +10,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from './schema.ts'
+import type { Dialect } from './index.ts'
 import { DAY, HOUR } from '../../domain/time.ts'
 
 export interface KeySums {
@@ -19,8 +20,12 @@ export interface KeySums {
   token_used: number
 }
 
-/** How deep each day's list is read, deeper while nothing is proven. */
-const DEPTHS = [32, 256, 2048]
+/**
+ * How deep each day's list is read, deeper while nothing is proven: every key met is then summed,
+ * so each step costs what its keys' rows cost (a range of a day or two, whose partial days are
+ * bounded by whole days' figures, usually needs the second step).
+ */
+const DEPTHS = [32, 64, 128, 512, 2048]
 /** More keys than this to sum exactly, and the hourly buckets are summed instead. */
 const MOST_KEYS = 4000
 
@@ -40,6 +45,7 @@ const ranked = (a: KeySums, b: KeySums) => b.quota - a.quota || b.count - a.coun
  */
 export async function topFromDays(
   db: Kysely<DB>,
+  dialect: Dialect,
   dim: 'user' | 'token' | 'channel',
   start: number,
   end: number,
@@ -60,7 +66,7 @@ export async function topFromDays(
       }
     }
     if (keys.size > MOST_KEYS) return null
-    const sums = (await exactSums(db, dim, [...keys], start, end)).sort(ranked)
+    const sums = (await exactSums(db, dialect, dim, [...keys], start, end)).sort(ranked)
     if (complete) return sums.slice(0, top)
     if (sums.length >= top && sums[top - 1]!.quota > bound) return sums.slice(0, top)
   }
@@ -82,18 +88,28 @@ async function dayLists(db: Kysely<DB>, dim: string, days: number[], depth: numb
   return lists
 }
 
-/** What `keys` used over [start, end]: their whole days from quota_days, the hours around them from quota_dims. */
-async function exactSums(db: Kysely<DB>, dim: string, keys: number[], start: number, end: number): Promise<KeySums[]> {
+/**
+ * What `keys` used over [start, end]: their whole days from quota_days, the hours around them from
+ * quota_dims, each read by key. A planner without statistics would rather walk every key's rows
+ * in the range (the (dim, created_at) indexes) and keep the few asked for: on SQLite `+ 0` keeps
+ * the days' range off the index; on PostgreSQL each key is its own index read (a lateral join
+ * behind `offset 0`, which the planner cannot turn back into one walk).
+ */
+async function exactSums(db: Kysely<DB>, dialect: Dialect, dim: string, keys: number[], start: number, end: number) {
   if (!keys.length) return []
   const { from, to } = wholeDays(start, end)
-  const inKeys = sql.join(keys)
+  const perKey = (table: 'quota_days' | 'quota_dims', a: number, b: number) => {
+    if (dialect === 'postgres')
+      return sql`select r.* from unnest(${keys}::bigint[]) as k(id) cross join lateral (select key_id, count, quota, token_used
+        from ${sql.table(table)} where dim = ${dim} and key_id = k.id and created_at >= ${a} and created_at < ${b} offset 0) as r`
+    const at = table === 'quota_days' ? sql`created_at + 0` : sql`created_at`
+    return sql`select key_id, count, quota, token_used from ${sql.table(table)}
+      where dim = ${dim} and key_id in (${sql.join(keys)}) and ${at} >= ${a} and ${at} < ${b}`
+  }
   const r = await sql<Record<string, unknown>>`select key_id, sum(count) as count, sum(quota) as quota, sum(token_used) as token_used from (
-      select key_id, count, quota, token_used from quota_days
-        where dim = ${dim} and key_id in (${inKeys}) and created_at >= ${from} and created_at < ${to}
-      union all
-      select key_id, count, quota, token_used from quota_dims
-        where dim = ${dim} and key_id in (${inKeys}) and created_at >= ${start} and created_at <= ${end}
-          and (created_at < ${from} or created_at >= ${to})
+      ${perKey('quota_days', from, to)}
+      union all ${perKey('quota_dims', start, from)}
+      union all ${perKey('quota_dims', to, end + 1)}
     ) as s group by key_id`.execute(db)
   return r.rows.map((x) => ({ key: Number(x.key_id), count: Number(x.count), quota: Number(x.quota), token_used: Number(x.token_used) }))
 }

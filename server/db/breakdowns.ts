@@ -7,6 +7,7 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { DB } from './schema.ts'
+import type { Dialect } from './index.ts'
 import { DAY, HOUR } from '../../domain/time.ts'
 import { topFromDays } from './breakdown-top.ts'
 
@@ -113,12 +114,27 @@ async function labels(db: Kysely<DB>, by: BreakdownBy, keys: string[]): Promise<
   return names
 }
 
-/** The breakdown asked: three grouped reads of the buckets (top keys, period totals, top keys per period). */
-export async function breakdown(db: Kysely<DB>, ask: BreakdownAsk): Promise<Breakdown> {
+/**
+ * The breakdown asked: three grouped reads of the buckets (top keys, period totals, top keys per
+ * period), in one transaction on PostgreSQL.
+ */
+export async function breakdown(db: Kysely<DB>, dialect: Dialect, ask: BreakdownAsk): Promise<Breakdown> {
+  if (dialect === 'sqlite') return breakdownIn(db, dialect, ask)
+  // PostgreSQL without statistics on the buckets (a fresh or just-upgraded database) reads each
+  // day's whole list through a bitmap and sorts it, where the index already holds it in order
+  return db.transaction().execute(async (tx) => {
+    await sql`set local enable_bitmapscan = off`.execute(tx)
+    await sql`set local enable_seqscan = off`.execute(tx)
+    await sql`set local max_parallel_workers_per_gather = 0`.execute(tx)
+    return breakdownIn(tx, dialect, ask)
+  })
+}
+
+async function breakdownIn(db: Kysely<DB>, dialect: Dialect, ask: BreakdownAsk): Promise<Breakdown> {
   const src = source(ask)
   const table = sql.table(src.table)
   const period = periodOf(ask)
-  const topRows = await topKeys(db, ask, src)
+  const topRows = await topKeys(db, dialect, ask, src)
   const whole = src.totals ?? src
   const totals = await sql<Record<string, unknown>>`select ${period} as p, ${sums} from ${sql.table(whole.table)} where ${whole.where}
     group by ${period} order by ${period}`.execute(db)
@@ -141,9 +157,9 @@ export async function breakdown(db: Kysely<DB>, ask: BreakdownAsk): Promise<Brea
  * daily rows when those prove them, otherwise (and for models, and within one user) by summing
  * every key's buckets in the range.
  */
-async function topKeys(db: Kysely<DB>, ask: BreakdownAsk, src: Source): Promise<Array<Record<string, unknown>>> {
+async function topKeys(db: Kysely<DB>, dialect: Dialect, ask: BreakdownAsk, src: Source): Promise<Array<Record<string, unknown>>> {
   if (ask.by !== 'model' && ask.userId === undefined) {
-    const found = await topFromDays(db, ask.by, ask.start, ask.end, ask.top)
+    const found = await topFromDays(db, dialect, ask.by, ask.start, ask.end, ask.top)
     if (found) return found.map(({ key, ...f }) => ({ k: key, ...f }))
   }
   const r = await sql<Record<string, unknown>>`select ${src.key} as k, ${sums} from ${sql.table(src.table)} where ${src.where}

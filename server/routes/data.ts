@@ -67,13 +67,13 @@ export function dataRoutes(ctx: AppContext) {
       const found = await db.selectFrom('users').select('id').where('username', '=', q.username).executeTakeFirst()
       userId = found?.id ?? 0
     }
-    return ok(c, await breakdown(db, ask(q, userId)))
+    return ok(c, await breakdown(db, ctx.database.dialect, ask(q, userId)))
   })
 
   app.get('/data/self/breakdown', user, async (c) => {
     const q = readQuery(c, breakdownQuery)
     if (q.by !== 'model' && q.by !== 'token') refuse(text('data.byNotAllowed', { field: 'by' }), { field: 'by' })
-    return ok(c, await breakdown(db, ask(q, c.get('user').id)))
+    return ok(c, await breakdown(db, ctx.database.dialect, ask(q, c.get('user').id)))
   })
 
   return app

@@ -110,7 +110,7 @@ for (const dialect of dialects) {
     it('proves the top of skewed usage from the lists alone, exactly as summing every bucket', async () => {
       for (const [start, end] of ranges) {
         for (const top of [1, 8, 20]) {
-          const found = await topFromDays(s.ctx.db, 'token', start, end, top)
+          const found = await topFromDays(s.ctx.db, dialect, 'token', start, end, top)
           assert.ok(found, `proven for ${start - T0}..${end - T0}, top ${top}`)
           assert.deepEqual(found, bruteTop(tokens, start, end, top), `${start - T0}..${end - T0}, top ${top}`)
         }
@@ -119,7 +119,7 @@ for (const dialect of dialects) {
 
     it('reads deeper, or gives up, when usage is spread evenly, and is never wrong', async () => {
       for (const [start, end] of ranges) {
-        const found = await topFromDays(s.ctx.db, 'channel', start, end, 8)
+        const found = await topFromDays(s.ctx.db, dialect, 'channel', start, end, 8)
         if (found) assert.deepEqual(found, bruteTop(channels, start, end, 8), `${start - T0}..${end - T0}`)
       }
     })
