@@ -3,10 +3,11 @@
  * mail, a server set up to send through it, a dead port, and the code and reset link read out of a
  * mail.
  */
+import { after, before, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
-import { startServer, type Dialect, type TestServer } from './helpers.ts'
+import { dialects, startServer, type Dialect, type TestServer } from './helpers.ts'
 
 export interface Mail {
   from: string
@@ -86,6 +87,23 @@ export async function mailFixture(dialect: Dialect): Promise<MailFixture> {
       await smtp.close()
       await s.close()
     },
+  }
+}
+
+/**
+ * The suite of a mail test file, once per dialect: `tests` declares its tests against a fixture the
+ * suite starts before them and closes after them (read its fields inside the tests).
+ */
+export function describeMail(tests: (fx: MailFixture, dialect: Dialect) => void): void {
+  for (const dialect of dialects) {
+    describe(`mail: verification, reset and e-mail binding (${dialect})`, () => {
+      const fx = {} as MailFixture
+      before(async () => {
+        Object.assign(fx, await mailFixture(dialect))
+      })
+      after(() => fx.close())
+      tests(fx, dialect)
+    })
   }
 }
 

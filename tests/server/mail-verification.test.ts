@@ -3,135 +3,129 @@
  * outside the domain whitelist, aliases, already used) or not mailed while registration is closed;
  * on SQLite and PostgreSQL.
  */
-import { after, before, describe, it } from 'node:test'
+import { it } from 'node:test'
 import assert from 'node:assert/strict'
-import { dialects, assertRefused, type TestServer } from './helpers.ts'
-import { mailFixture, codeIn, type Smtp } from './mail-fixture.ts'
+import { assertRefused } from './helpers.ts'
+import { describeMail, codeIn } from './mail-fixture.ts'
 
-for (const dialect of dialects) {
-  describe(`mail: verification, reset and e-mail binding (${dialect})`, () => {
-    let s: TestServer
-    let smtp: Smtp
-    let addr: (name: string) => string
-    let close: () => Promise<void>
+describeMail((fx, dialect) => {
+  it('registers with a mailed code end to end, and the code is spent once used', async () => {
+    const { s, smtp, addr } = fx
+    await s.ctx.options.set('EmailVerificationEnabled', 'true')
+    try {
+      const email = addr('newbie')
+      const sent = await s.anon.get(`/api/verification?email=${encodeURIComponent(email)}`)
+      assert.deepEqual([sent.status, sent.body.success], [200, true], sent.body.message)
+      const mail = smtp.last(email)
+      assert.equal(mail.from, 'noreply@example.com')
+      assert.match(mail.raw, /Subject: Gate e-mail verification/)
+      const code = codeIn(mail)
 
-    before(async () => {
-      ;({ s, smtp, addr, close } = await mailFixture(dialect))
-    })
-    after(() => close())
+      const noCode = await s.anon.post('/api/user/register', { username: 'mailnew', password: 'password123', email })
+      assert.equal(noCode.body.success, false)
+      const wrong = await s.anon.post('/api/user/register', {
+        username: 'mailnew',
+        password: 'password123',
+        email,
+        verification_code: 'zzzzzz',
+      })
+      assert.equal(wrong.body.success, false)
+      const good = await s.anon.post('/api/user/register', {
+        username: 'mailnew',
+        password: 'password123',
+        email,
+        verification_code: code,
+      })
+      assert.equal(good.body.success, true, good.body.message)
+      const row = await s.ctx.db.selectFrom('users').select('email').where('username', '=', 'mailnew').executeTakeFirstOrThrow()
+      assert.equal(row.email, email)
 
-    it('registers with a mailed code end to end, and the code is spent once used', async () => {
-      await s.ctx.options.set('EmailVerificationEnabled', 'true')
-      try {
-        const email = addr('newbie')
-        const sent = await s.anon.get(`/api/verification?email=${encodeURIComponent(email)}`)
-        assert.deepEqual([sent.status, sent.body.success], [200, true], sent.body.message)
-        const mail = smtp.last(email)
-        assert.equal(mail.from, 'noreply@example.com')
-        assert.match(mail.raw, /Subject: Gate e-mail verification/)
-        const code = codeIn(mail)
-
-        const noCode = await s.anon.post('/api/user/register', { username: 'mailnew', password: 'password123', email })
-        assert.equal(noCode.body.success, false)
-        const wrong = await s.anon.post('/api/user/register', {
-          username: 'mailnew',
-          password: 'password123',
-          email,
-          verification_code: 'zzzzzz',
-        })
-        assert.equal(wrong.body.success, false)
-        const good = await s.anon.post('/api/user/register', {
-          username: 'mailnew',
-          password: 'password123',
-          email,
-          verification_code: code,
-        })
-        assert.equal(good.body.success, true, good.body.message)
-        const row = await s.ctx.db.selectFrom('users').select('email').where('username', '=', 'mailnew').executeTakeFirstOrThrow()
-        assert.equal(row.email, email)
-
-        const again = await s.anon.post('/api/user/register', {
-          username: 'mailnew2',
-          password: 'password123',
-          email,
-          verification_code: code,
-        })
-        assert.equal(again.body.success, false)
-      } finally {
-        await s.ctx.options.set('EmailVerificationEnabled', 'false')
-      }
-    })
-
-    it('refuses, naming the field, a malformed address', async () => {
-      for (const bad of ['', 'not-an-address', 'a@', `${'x'.repeat(50)}@example.com`]) {
-        const r = await s.anon.get(`/api/verification?email=${encodeURIComponent(bad)}`)
-        assertRefused(r, bad)
-        assert.equal(r.body.data.field, 'email')
-      }
-      const r = await s.anon.get('/api/reset_password?email=nope')
-      assertRefused(r)
-      assert.equal(r.body.data.field, 'email')
-    })
-
-    it('keeps to the domain whitelist when the domain restriction is on', async () => {
-      const o = s.ctx.options
-      await o.set('EmailDomainRestrictionEnabled', 'true')
-      await o.set('EmailDomainWhitelist', 'gmail.com, Corp.example')
-      try {
-        const refused = await s.anon.get(`/api/verification?email=${encodeURIComponent(addr('outsider'))}`)
-        assert.equal(refused.body.success, false)
-        assert.match(refused.body.message, /only allows e-mail addresses of these domains: gmail\.com, corp\.example/)
-        const sent = await s.anon.get(`/api/verification?email=staff.${dialect}@CORP.example`)
-        assert.equal(sent.body.success, true, sent.body.message)
-      } finally {
-        await o.set('EmailDomainRestrictionEnabled', 'false')
-      }
-      assert.equal((await s.anon.get(`/api/verification?email=${encodeURIComponent(addr('outsider'))}`)).body.success, true)
-    })
-
-    it('refuses "+" aliases, and dots for Gmail, when the alias restriction is on', async () => {
-      const o = s.ctx.options
-      const plus = encodeURIComponent(`me+tag.${dialect}@example.com`)
-      const dotted = encodeURIComponent(`first.last.${dialect}@gmail.com`)
-      const dottedElsewhere = encodeURIComponent(`first.last.${dialect}@example.com`)
-      assert.equal((await s.anon.get(`/api/verification?email=${plus}`)).body.success, true)
-      await o.set('EmailAliasRestrictionEnabled', 'true')
-      try {
-        const p = await s.anon.get(`/api/verification?email=${plus}`)
-        assert.equal(p.body.success, false)
-        assert.match(p.body.message, /aliases/)
-        const d = await s.anon.get(`/api/verification?email=${dotted}`)
-        assert.equal(d.body.success, false)
-        assert.match(d.body.message, /dots/)
-        assert.equal((await s.anon.get(`/api/verification?email=${dottedElsewhere}`)).body.success, true)
-      } finally {
-        await o.set('EmailAliasRestrictionEnabled', 'false')
-      }
-    })
-
-    it('refuses an address an account already uses, whatever its case', async () => {
-      const u = await s.user()
-      await s.ctx.db
-        .updateTable('users')
-        .set({ email: addr('taken') })
-        .where('id', '=', u.id)
-        .execute()
-      const before = smtp.mails.length
-      const r = await s.anon.get(`/api/verification?email=${encodeURIComponent(addr('TAKEN'))}`)
-      assert.equal(r.body.success, false)
-      assert.match(r.body.message, /already used/)
-      assert.equal(smtp.mails.length, before)
-    })
-
-    it('sends no registration code while registration is closed', async () => {
-      await s.ctx.options.set('RegisterEnabled', 'false')
-      try {
-        const r = await s.anon.get(`/api/verification?email=${encodeURIComponent(addr('closed'))}`)
-        assert.equal(r.body.success, false)
-        assert.match(r.body.message, /registrations are closed/)
-      } finally {
-        await s.ctx.options.set('RegisterEnabled', 'true')
-      }
-    })
+      const again = await s.anon.post('/api/user/register', {
+        username: 'mailnew2',
+        password: 'password123',
+        email,
+        verification_code: code,
+      })
+      assert.equal(again.body.success, false)
+    } finally {
+      await s.ctx.options.set('EmailVerificationEnabled', 'false')
+    }
   })
-}
+
+  it('refuses, naming the field, a malformed address', async () => {
+    const { s } = fx
+    for (const bad of ['', 'not-an-address', 'a@', `${'x'.repeat(50)}@example.com`]) {
+      const r = await s.anon.get(`/api/verification?email=${encodeURIComponent(bad)}`)
+      assertRefused(r, bad)
+      assert.equal(r.body.data.field, 'email')
+    }
+    const r = await s.anon.get('/api/reset_password?email=nope')
+    assertRefused(r)
+    assert.equal(r.body.data.field, 'email')
+  })
+
+  it('keeps to the domain whitelist when the domain restriction is on', async () => {
+    const { s, addr } = fx
+    const o = s.ctx.options
+    await o.set('EmailDomainRestrictionEnabled', 'true')
+    await o.set('EmailDomainWhitelist', 'gmail.com, Corp.example')
+    try {
+      const refused = await s.anon.get(`/api/verification?email=${encodeURIComponent(addr('outsider'))}`)
+      assert.equal(refused.body.success, false)
+      assert.match(refused.body.message, /only allows e-mail addresses of these domains: gmail\.com, corp\.example/)
+      const sent = await s.anon.get(`/api/verification?email=staff.${dialect}@CORP.example`)
+      assert.equal(sent.body.success, true, sent.body.message)
+    } finally {
+      await o.set('EmailDomainRestrictionEnabled', 'false')
+    }
+    assert.equal((await s.anon.get(`/api/verification?email=${encodeURIComponent(addr('outsider'))}`)).body.success, true)
+  })
+
+  it('refuses "+" aliases, and dots for Gmail, when the alias restriction is on', async () => {
+    const { s } = fx
+    const o = s.ctx.options
+    const plus = encodeURIComponent(`me+tag.${dialect}@example.com`)
+    const dotted = encodeURIComponent(`first.last.${dialect}@gmail.com`)
+    const dottedElsewhere = encodeURIComponent(`first.last.${dialect}@example.com`)
+    assert.equal((await s.anon.get(`/api/verification?email=${plus}`)).body.success, true)
+    await o.set('EmailAliasRestrictionEnabled', 'true')
+    try {
+      const p = await s.anon.get(`/api/verification?email=${plus}`)
+      assert.equal(p.body.success, false)
+      assert.match(p.body.message, /aliases/)
+      const d = await s.anon.get(`/api/verification?email=${dotted}`)
+      assert.equal(d.body.success, false)
+      assert.match(d.body.message, /dots/)
+      assert.equal((await s.anon.get(`/api/verification?email=${dottedElsewhere}`)).body.success, true)
+    } finally {
+      await o.set('EmailAliasRestrictionEnabled', 'false')
+    }
+  })
+
+  it('refuses an address an account already uses, whatever its case', async () => {
+    const { s, smtp, addr } = fx
+    const u = await s.user()
+    await s.ctx.db
+      .updateTable('users')
+      .set({ email: addr('taken') })
+      .where('id', '=', u.id)
+      .execute()
+    const before = smtp.mails.length
+    const r = await s.anon.get(`/api/verification?email=${encodeURIComponent(addr('TAKEN'))}`)
+    assert.equal(r.body.success, false)
+    assert.match(r.body.message, /already used/)
+    assert.equal(smtp.mails.length, before)
+  })
+
+  it('sends no registration code while registration is closed', async () => {
+    const { s, addr } = fx
+    await s.ctx.options.set('RegisterEnabled', 'false')
+    try {
+      const r = await s.anon.get(`/api/verification?email=${encodeURIComponent(addr('closed'))}`)
+      assert.equal(r.body.success, false)
+      assert.match(r.body.message, /registrations are closed/)
+    } finally {
+      await s.ctx.options.set('RegisterEnabled', 'true')
+    }
+  })
+})
