@@ -3,7 +3,20 @@ import '../../elements/index.ts'
 import { $prefs } from '../../src/stores/prefs.ts'
 import type { Channel } from '../../src/api/types.ts'
 import { prefetch } from '../../src/screens/channels/channels-screen.tsx'
-import { $, $$, cleanup, serverCommand, signInAs, sleep, toastTexts, uniqueName, waitFor, waitForText, waitForToast } from './helpers.ts'
+import {
+  $,
+  $$,
+  cleanup,
+  serverCommand,
+  signInAs,
+  sleep,
+  toastTexts,
+  uniqueName,
+  waitFor,
+  waitForText,
+  waitForToast,
+  expectPrefetchTakenOver,
+} from './helpers.ts'
 import {
   api,
   upstream,
@@ -152,22 +165,10 @@ describe('<tollgate-channels> list', () => {
 
   it("asks for the first page as soon as the screen's code arrives, and the screen takes that answer over", async () => {
     const c = await newChannel()
-    const calls: string[] = []
-    const original = window.fetch
-    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-      if (url.includes('/api/channel/?')) calls.push(url)
-      return original(input, init)
-    }
-    try {
-      prefetch()
-      await waitFor(() => calls.length === 1, 'asked before any element shows the list')
+    await expectPrefetchTakenOver(['/api/channel/?'], prefetch, async () => {
       const el = await mountChannels()
       await waitRow(el, c.id)
-      expect(calls).to.have.length(1, 'not asked again')
-    } finally {
-      window.fetch = original
-    }
+    })
   })
 
   it('tests with another model from the menu', async () => {

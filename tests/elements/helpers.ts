@@ -145,6 +145,29 @@ export function stayOnPage(): { targets: string[]; stop: () => void } {
   return { targets, stop: () => document.removeEventListener('tollgate-navigate', listener) }
 }
 
+/**
+ * What every list screen's prefetch is checked for: `prefetch()` asks for the first page (a URL
+ * holding one of `listUrls`) before any element shows the list, and the screen that `show` mounts
+ * (resolving once the list is shown) takes that answer over without asking again.
+ */
+export async function expectPrefetchTakenOver(listUrls: string[], prefetch: () => void, show: () => Promise<unknown>): Promise<void> {
+  const calls: string[] = []
+  const original = window.fetch
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    if (listUrls.some((u) => url.includes(u))) calls.push(url)
+    return original(input, init)
+  }
+  try {
+    prefetch()
+    await waitFor(() => calls.length === 1, 'asked before any element shows the list')
+    await show()
+    expect(calls).to.have.length(1, 'not asked again')
+  } finally {
+    window.fetch = original
+  }
+}
+
 /** Arranges server options (OptionStore.set) on the real server. */
 export function setOptions(options: Record<string, string | number | boolean>): Promise<unknown> {
   return executeServerCommand('tg-options', Object.fromEntries(Object.entries(options).map(([k, v]) => [k, String(v)])))

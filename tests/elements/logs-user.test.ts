@@ -18,6 +18,7 @@ import {
   waitFor,
   waitForText,
   waitForToast,
+  expectPrefetchTakenOver,
 } from './helpers.ts'
 import {
   HOUR,
@@ -40,22 +41,10 @@ describe('<tollgate-logs> for a user', () => {
   it("asks for the first page as soon as the screen's code arrives, and the screen takes that answer over", async () => {
     const me = await user()
     await insertLogs(me.username, [{ token_name: 'tok-primed' }])
-    const calls: string[] = []
-    const original = window.fetch
-    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-      if (url.includes('/api/log/self?') || url.includes('/api/log/self/?')) calls.push(url)
-      return original(input, init)
-    }
-    try {
-      prefetch()
-      await waitFor(() => calls.length === 1, 'asked before any element shows the list')
+    await expectPrefetchTakenOver(['/api/log/self?', '/api/log/self/?'], prefetch, async () => {
       const el = await mountLogs()
       await waitFor(() => rowWithToken(el, 'tok-primed'), 'the primed row')
-      expect(calls).to.have.length(1, 'not asked again')
-    } finally {
-      window.fetch = original
-    }
+    })
   })
 
   it('asks to sign in when nobody is signed in, without calling the server', async () => {

@@ -20,6 +20,7 @@ import {
   waitFor,
   waitForText,
   waitForToast,
+  expectPrefetchTakenOver,
 } from './helpers.ts'
 
 type Envelope<T = any> = { success: boolean; message: string; data: T }
@@ -122,22 +123,10 @@ describe('<tollgate-redemptions>', () => {
 
   it("asks for the first page as soon as the screen's code arrives, and the screen takes that answer over", async () => {
     const made = await (await newCodes(1))[0]!
-    const calls: string[] = []
-    const original = window.fetch
-    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-      if (url.includes('/api/redemption/?')) calls.push(url)
-      return original(input, init)
-    }
-    try {
-      prefetch()
-      await waitFor(() => calls.length === 1, 'asked before any element shows the list')
+    await expectPrefetchTakenOver(['/api/redemption/?'], prefetch, async () => {
       const el = await mountCodes()
       await waitRow(el, made.id)
-      expect(calls).to.have.length(1, 'not asked again')
-    } finally {
-      window.fetch = original
-    }
+    })
   })
 
   afterEach(async () => {

@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai'
 import '../../elements/index.ts'
-import { $, $$, cleanup, goTo, loadStatus, setOptions, waitFor } from './helpers.ts'
+import { $, $$, cleanup, goTo, loadStatus, setOptions, waitFor, expectPrefetchTakenOver } from './helpers.ts'
 import { prefetch } from '../../src/screens/tasks/tasks-screen.tsx'
 import { insertTasks, user, admin, rows, cellText, rowWithId, mountTasks, setFilter, search } from './tasks-helpers.ts'
 
@@ -12,22 +12,10 @@ describe('<tollgate-tasks> for an administrator', () => {
     await insertTasks(other.username, 'suno', [{ task_id: 'suno-primed' }])
     await admin()
     goTo('/suno')
-    const calls: string[] = []
-    const original = window.fetch
-    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-      if (url.includes('/api/suno/?')) calls.push(url)
-      return original(input, init)
-    }
-    try {
-      prefetch()
-      await waitFor(() => calls.length === 1, 'asked before any element shows the list')
+    await expectPrefetchTakenOver(['/api/suno/?'], prefetch, async () => {
       const el = await mountTasks('suno')
       await waitFor(() => rowWithId(el, 'suno-primed'), 'the primed row')
-      expect(calls).to.have.length(1, 'not asked again')
-    } finally {
-      window.fetch = original
-    }
+    })
   })
 
   it("reads everyone's tasks with the channel column and filter, and the Midjourney submit results", async () => {

@@ -18,6 +18,7 @@ import {
   toastTexts,
   waitForText,
   waitForToast,
+  expectPrefetchTakenOver,
 } from './helpers.ts'
 import { type Sl, api, serverTokens, createToken, watchFetch, named, rows, row, click, mountTokens } from './tokens-helpers.ts'
 
@@ -181,17 +182,10 @@ describe('<tollgate-tokens> list', () => {
   it("asks for the first page as soon as the screen's code arrives, and the screen takes that answer over", async () => {
     await registerAndSignIn()
     await createToken({ name: 'primed' })
-    const net = watchFetch()
-    try {
-      prefetch()
-      const listCalls = () => net.urls.filter((u) => u.includes('/api/token/?'))
-      await waitFor(() => listCalls().length === 1, 'asked before any element shows the list')
+    await expectPrefetchTakenOver(['/api/token/?'], prefetch, async () => {
       const el = await mountTokens()
       await waitFor(() => rows(el).length === 1, 'the primed row')
-      expect(listCalls()).to.have.length(1, 'not asked again')
-    } finally {
-      net.restore()
-    }
+    })
   })
 
   it('offers another page when the last one was full, and stops when the next is empty', async () => {

@@ -17,6 +17,7 @@ import {
   waitFor,
   waitForText,
   waitForToast,
+  expectPrefetchTakenOver,
 } from './helpers.ts'
 import {
   type Control,
@@ -54,22 +55,10 @@ describe('<tollgate-users> list', () => {
 
   it("asks for the first page as soon as the screen's code arrives, and the screen takes that answer over", async () => {
     const made = await newUser()
-    const calls: string[] = []
-    const original = window.fetch
-    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-      if (url.includes('/api/user/?')) calls.push(url)
-      return original(input, init)
-    }
-    try {
-      prefetch()
-      await waitFor(() => calls.length === 1, 'asked before any element shows the list')
+    await expectPrefetchTakenOver(['/api/user/?'], prefetch, async () => {
       const el = await mountUsers()
       await waitRow(el, made.id)
-      expect(calls).to.have.length(1, 'not asked again')
-    } finally {
-      window.fetch = original
-    }
+    })
   })
 
   afterEach(async () => {
