@@ -2,20 +2,7 @@ import { expect } from '@esm-bundle/chai'
 import '../../elements/index.ts'
 import { $, cleanup, waitFor, waitForText } from './helpers.ts'
 import { insertLogs, user, rows, cellText, rowWithToken, mountLogs, setFilter, search } from './logs-helpers.ts'
-
-/** Catches the download link the export clicks (the browser never saves): its name and its file's URL. */
-function catchDownload(): { get: () => { name: string; href: string } | null; stop: () => void } {
-  let caught: { name: string; href: string } | null = null
-  const onClick = (e: Event) => {
-    const a = e.target as HTMLAnchorElement
-    if (a instanceof HTMLAnchorElement && a.download) {
-      e.preventDefault()
-      caught = { name: a.download, href: a.href }
-    }
-  }
-  document.addEventListener('click', onClick, true)
-  return { get: () => caught, stop: () => document.removeEventListener('click', onClick, true) }
-}
+import { catchDownload, exportFile } from './export-helpers.ts'
 
 describe('<tollgate-logs> CSV export', () => {
   afterEach(cleanup)
@@ -34,24 +21,8 @@ describe('<tollgate-logs> CSV export', () => {
     await waitFor(() => rows(el).length === 1 && rowWithToken(el, 'tok-exp-a'), 'the filtered list')
     expect(cellText(rows(el)[0]!, 'token')).to.equal('tok-exp-a')
 
-    const box = $(el, '[data-export]')!
-    const phases: string[] = []
-    const watch = new MutationObserver(() => phases.push(box.dataset.export!))
-    watch.observe(box, { attributes: true, subtree: true, childList: true })
-    const link = catchDownload()
-    try {
-      $<HTMLElement>(el, '[data-action="export-logs"]')!.click()
-      await waitFor(() => box.dataset.export === 'done' && link.get(), 'the export to finish')
-    } finally {
-      link.stop()
-      watch.disconnect()
-    }
-    expect(phases).to.include('running')
-    const { name, href } = link.get()!
+    const { name, text, lines } = await exportFile(el, 'export-logs')
     expect(name).to.match(/^logs-self-\d{8}-\d{8}-tok-exp-a\.csv$/)
-    const file = new Uint8Array(await (await fetch(href)).arrayBuffer())
-    const text = new TextDecoder().decode(file)
-    const lines = text.trimEnd().split('\r\n')
     expect(lines[0]).to.equal('Time,Type,Token,Model,Prompt tokens,Completion tokens,Quota (USD),Time used (s),Stream,Details')
     expect(lines).to.have.length(2)
     expect(lines[1])
@@ -59,9 +30,6 @@ describe('<tollgate-logs> CSV export', () => {
       .and.to.match(/,mine a$/)
     expect(text).to.not.include('not mine')
     expect(text).to.not.include('tok-exp-b')
-    const shown = $(el, '[data-export-bytes]')!
-    expect(Number(shown.dataset.exportBytes)).to.equal(file.length)
-    expect(shown.textContent).to.include(`Saved ${name}`)
   })
 
   it('ends the session when the server no longer knows it, as any call does, and saves nothing', async () => {

@@ -4,43 +4,9 @@
  */
 import { expect } from '@esm-bundle/chai'
 import '../../elements/index.ts'
-import { $, cleanup, waitFor } from './helpers.ts'
+import { cleanup, waitFor } from './helpers.ts'
+import { exportFile } from './export-helpers.ts'
 import { admin, insertTasks, mountTasks, rows, search, setFilter, user } from './tasks-helpers.ts'
-
-/** Catches the download link the export clicks (the browser never saves): its name and its file's URL. */
-function catchDownload(): { get: () => { name: string; href: string } | null; stop: () => void } {
-  let caught: { name: string; href: string } | null = null
-  const onClick = (e: Event) => {
-    const a = e.target as HTMLAnchorElement
-    if (a instanceof HTMLAnchorElement && a.download) {
-      e.preventDefault()
-      caught = { name: a.download, href: a.href }
-    }
-  }
-  document.addEventListener('click', onClick, true)
-  return { get: () => caught, stop: () => document.removeEventListener('click', onClick, true) }
-}
-
-async function exportFile(el: HTMLElement): Promise<{ name: string; lines: string[]; bytes: number }> {
-  const box = $(el, '[data-export]')!
-  const phases: string[] = []
-  const watch = new MutationObserver(() => phases.push(box.dataset.export!))
-  watch.observe(box, { attributes: true, subtree: true, childList: true })
-  const link = catchDownload()
-  try {
-    $<HTMLElement>(el, '[data-action="export-tasks"]')!.click()
-    await waitFor(() => box.dataset.export === 'done' && link.get(), 'the export to finish')
-  } finally {
-    link.stop()
-    watch.disconnect()
-  }
-  expect(phases).to.include('running')
-  const { name, href } = link.get()!
-  const file = new Uint8Array(await (await fetch(href)).arrayBuffer())
-  expect(Number($(el, '[data-export-bytes]')!.dataset.exportBytes)).to.equal(file.length)
-  expect($(el, '[data-export-bytes]')!.textContent).to.include(`Saved ${name}`)
-  return { name, lines: new TextDecoder().decode(file).trimEnd().split('\r\n'), bytes: file.length }
-}
 
 describe('<tollgate-tasks> CSV export', () => {
   afterEach(cleanup)
@@ -57,7 +23,7 @@ describe('<tollgate-tasks> CSV export', () => {
     await setFilter(el, 'mj_id', 'exp-mine-a')
     await search(el)
     await waitFor(() => rows(el).length === 1, 'the filtered list')
-    const { name, lines } = await exportFile(el)
+    const { name, lines } = await exportFile(el, 'export-tasks')
     expect(name).to.match(/^tasks-suno-self-\d{8}-\d{8}-exp-mine-a\.csv$/)
     expect(lines[0]).to.equal(
       'Submitted,Finished,Platform,Type,Task ID,Status,Progress,Quota,Queued (s),Duration (s),Prompt,Result,Fail reason',
@@ -75,7 +41,7 @@ describe('<tollgate-tasks> CSV export', () => {
     await setFilter(el, 'channel_id', String(channel))
     await search(el)
     await waitFor(() => rows(el).length === 1, 'the filtered list')
-    const { name, lines } = await exportFile(el)
+    const { name, lines } = await exportFile(el, 'export-tasks')
     expect(name).to.match(new RegExp(`^tasks-midjourney-\\d{8}-\\d{8}-channel${channel}\\.csv$`))
     expect(lines[0]).to.include(',User ID,Channel,')
     expect(lines).to.have.length(2)
