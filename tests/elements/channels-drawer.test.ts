@@ -2,7 +2,7 @@ import { expect } from '@esm-bundle/chai'
 import { sendKeys } from '@web/test-runner-commands'
 import '../../elements/index.ts'
 import { $prefs } from '../../src/stores/prefs.ts'
-import { $, cleanup, serverCommand, signInAs, sleep, uniqueName, waitFor, waitForText, waitForToast } from './helpers.ts'
+import { $, cleanup, serverCommand, signInAs, sleep, uniqueName, waitFor, waitForToast } from './helpers.ts'
 import {
   api,
   upstream,
@@ -22,6 +22,7 @@ import {
   action,
   openAdd,
   save,
+  saveRefused,
 } from './channels-helpers.ts'
 
 describe('<tollgate-channels> drawer', () => {
@@ -84,22 +85,12 @@ describe('<tollgate-channels> drawer', () => {
   it('requires name and key for a new channel, at least one model, and JSON mappings', async () => {
     const el = await mountChannels()
     await openAdd(el)
-    await save(el)
-    await waitForText(el, 'please fill in the channel name and key')
-    await setField(el, 'name', uniqueName('v'))
-    await save(el)
-    await waitForText(el, 'please fill in the channel name and key')
-    await setField(el, 'key', 'sk-v')
-    await save(el)
-    await waitForText(el, 'choose at least one model')
+    await saveRefused(el, 'please fill in the channel name and key')
+    await saveRefused(el, 'please fill in the channel name and key', { name: uniqueName('v') })
+    await saveRefused(el, 'choose at least one model', { key: 'sk-v' })
     await click(action(drawerOf(el), 'fill-type-models'))
-    await setField(el, 'model_mapping', '{not json')
-    await save(el)
-    await waitForText(el, 'model mapping must be valid JSON')
-    await setField(el, 'model_mapping', '')
-    await setField(el, 'status_code_mapping', '400: 500')
-    await save(el)
-    await waitForText(el, 'status-code mapping must be valid JSON')
+    await saveRefused(el, 'model mapping must be valid JSON', { model_mapping: '{not json' })
+    await saveRefused(el, 'status-code mapping must be valid JSON', { model_mapping: '', status_code_mapping: '400: 500' })
     expect(drawerOf(el).open).to.equal(true)
   })
 
@@ -110,13 +101,11 @@ describe('<tollgate-channels> drawer', () => {
     await setField(el, 'name', name)
     await setField(el, 'key', 'sk-rule')
     await click(action(drawerOf(el), 'fill-type-models'))
-    await setField(el, 'base_url', 'ftp://files.example')
-    await save(el)
-    await waitForText(el, 'the base URL must be an http or https address')
-    await setField(el, 'base_url', '')
-    await setField(el, 'model_mapping', '{"gpt-4o": 4}')
-    await save(el)
-    await waitForText(el, 'model mapping must map each name to a model name ("gpt-4o" does not)')
+    await saveRefused(el, 'the base URL must be an http or https address', { base_url: 'ftp://files.example' })
+    await saveRefused(el, 'model mapping must map each name to a model name ("gpt-4o" does not)', {
+      base_url: '',
+      model_mapping: '{"gpt-4o": 4}',
+    })
     expect(drawerOf(el).open).to.equal(true)
     expect((await searchByName(name)).filter((c) => c.name === name)).to.deep.equal([])
     const server = await api('POST', '/api/channel/', { name, type: 1, key: 'k', models: 'm', base_url: 'ftp://files.example' })

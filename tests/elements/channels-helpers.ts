@@ -1,6 +1,6 @@
 // What the channels element tests share (split from channels.test.ts by topic).
 import type { Channel } from '../../src/api/types.ts'
-import { $, mount, serverCommand, sleep, uniqueName, waitFor } from './helpers.ts'
+import { $, mount, serverCommand, sleep, uniqueName, waitFor, waitForText } from './helpers.ts'
 
 export type Envelope<T = any> = { success: boolean; message: string; data: T; [k: string]: unknown }
 
@@ -103,6 +103,13 @@ export async function openAdd(el: HTMLElement) {
 
 export async function save(el: HTMLElement) {
   await click(await waitFor(() => action(drawerOf(el), 'save'), 'the save button'))
+}
+
+/** Sets `fields` in the open drawer (in that order), saves, and waits for the form to refuse with `message`. */
+export async function saveRefused(el: HTMLElement, message: string, fields: Record<string, string> = {}) {
+  for (const [name, value] of Object.entries(fields)) await setField(el, name, value)
+  await save(el)
+  await waitForText(el, message)
 }
 
 export async function confirm(el: HTMLElement) {
