@@ -186,6 +186,14 @@ export function puts() {
   return recorder.puts
 }
 
+/** Signs in as root, mounts one tab and starts recording the PUT /api/option/ calls (read them with puts()). */
+export async function rootTab(name: TabName): Promise<HTMLElement> {
+  await asRoot()
+  const el = await tab(name)
+  puts()
+  return el
+}
+
 export async function done(): Promise<void> {
   recorder?.stop()
   recorder = null

@@ -17,15 +17,25 @@ import {
   waitForText,
   waitForToast,
 } from './helpers.ts'
-import { asRoot, tab, section, save, fillArea, switchOf, readOptions, puts, done, inputNamedFocus } from './settings-admin-helpers.ts'
+import {
+  rootTab,
+  asRoot,
+  tab,
+  section,
+  save,
+  fillArea,
+  switchOf,
+  readOptions,
+  puts,
+  done,
+  inputNamedFocus,
+} from './settings-admin-helpers.ts'
 
 describe('settings tabs: other', () => {
   afterEach(done)
 
   it('previews the sanitised HTML of the notice live and saves it as written', async () => {
-    await asRoot()
-    const el = await tab('other')
-    puts()
+    const el = await rootTab('other')
     const raw =
       '<h3 id="t">Maintenance</h3><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" onerror="window.__pwned = 1"><script>window.__pwned = 2</script><a href="javascript:alert(1)">link</a>'
     await fillArea(el, 'Notice', raw, false)
@@ -95,9 +105,7 @@ describe('settings tabs: keyboard, small screens, dark mode, Chinese', () => {
   })
 
   it('saves a form with Enter from a text field', async () => {
-    await asRoot()
-    const el = await tab('operation')
-    puts()
+    const el = await rootTab('operation')
     await fill(el, 'SunoVersion', '5.40.0')
     inputNamedFocus(el, 'SunoVersion')
     await sendKeys({ press: 'Enter' })

@@ -4,6 +4,7 @@ import { OPTION_LABELS } from '../../src/screens/settings/option-labels.ts'
 import { $status } from '../../src/stores/status.ts'
 import { $, $$, fill, mount, registerAndSignIn, setOptions, sleep, waitFor, waitForText, waitForToast } from './helpers.ts'
 import {
+  rootTab,
   SPEC_KEYS,
   asRoot,
   tab,
@@ -59,18 +60,14 @@ describe('settings tabs: saving', () => {
   afterEach(done)
 
   it('says so when nothing changed, and sends nothing', async () => {
-    await asRoot()
-    const el = await tab('operation')
-    puts()
+    const el = await rootTab('operation')
     await save(el, 'general')
     await waitForToast(el, 'you seem not to have changed anything')
     expect(puts()).to.deep.equal([])
   })
 
   it('saves each changed key with its own PUT and reads them back', async () => {
-    await asRoot()
-    const el = await tab('operation')
-    puts()
+    const el = await rootTab('operation')
     await fill(el, 'ChatLink', 'https://chat.example.com')
     await fill(el, 'RetryTimes', '3')
     await toggle(el, 'DefaultCollapseSidebar')
@@ -93,9 +90,7 @@ describe('settings tabs: saving', () => {
   })
 
   it('tells a partial failure, lists what failed, and saves the rest; a retry sends only what is left', async () => {
-    await asRoot()
-    const el = await tab('system')
-    puts()
+    const el = await rootTab('system')
     await toggle(el, 'RegisterEnabled')
     await toggle(el, 'GitHubOAuthEnabled') // refused: no GitHub client id yet
     await save(el, 'login')
@@ -119,9 +114,7 @@ describe('settings tabs: saving', () => {
   })
 
   it('takes monitoring and quota numbers as integers of at least 0, and the dashboard interval from 1 minute', async () => {
-    await asRoot()
-    const el = await tab('operation')
-    puts()
+    const el = await rootTab('operation')
     await fill(el, 'QuotaForNewUser', '-1')
     await save(el, 'quota')
     await waitForToast(el, 'Quota for new users: must be an integer of at least 0')
@@ -155,9 +148,7 @@ describe('settings tabs: saving', () => {
   })
 
   it('offers hour, day and week as the default dashboard granularity', async () => {
-    await asRoot()
-    const el = await tab('operation')
-    puts()
+    const el = await rootTab('operation')
     const group = section(el, 'dashboard').querySelector<HTMLElement & { value: string }>(
       'sl-radio-group[data-option="DataExportDefaultTime"]',
     )!
@@ -174,9 +165,7 @@ describe('settings tabs: saving', () => {
   })
 
   it('checks the ratio JSON on blur and refuses to save it with "please check the input"', async () => {
-    await asRoot()
-    const el = await tab('operation')
-    puts()
+    const el = await rootTab('operation')
     await fillArea(el, 'GroupRatio', '{"default": 1,')
     await waitFor(() => inputHelp(el, 'GroupRatio') === 'not a legal JSON string', 'the blur check')
     await save(el, 'ratios')
@@ -191,9 +180,7 @@ describe('settings tabs: saving', () => {
   })
 
   it('refuses before sending what the server refuses by the same rule: a ratio that is not a number, a number over its bound', async () => {
-    await asRoot()
-    const el = await tab('operation')
-    puts()
+    const el = await rootTab('operation')
     await fillArea(el, 'GroupRatio', '{"default": "1"}')
     await waitFor(() => inputHelp(el, 'GroupRatio') === 'the value of "default" must be a number of at least 0', 'the blur check')
     await save(el, 'ratios')

@@ -3,8 +3,7 @@ import { sendKeys } from '@web/test-runner-commands'
 import '../../elements/settings.ts'
 import { $, $$, fill, serverCommand, setOptions, sleep, waitFor, waitForText, waitForToast } from './helpers.ts'
 import {
-  asRoot,
-  tab,
+  rootTab,
   section,
   save,
   fillArea,
@@ -22,9 +21,7 @@ describe('settings tabs: system rules', () => {
   afterEach(done)
 
   it('drops the trailing slash of the server, worker, payment and WeChat server addresses', async () => {
-    await asRoot()
-    const el = await tab('system')
-    puts()
+    const el = await rootTab('system')
     await fill(el, 'ServerAddress', 'https://gw.example.com/')
     await save(el, 'server')
     await waitForToast(el, 'saved')
@@ -51,9 +48,7 @@ describe('settings tabs: system rules', () => {
   })
 
   it('saves payment only once the server address is saved, and checks the top-up group ratio JSON', async () => {
-    await asRoot()
-    const el = await tab('system')
-    puts()
+    const el = await rootTab('system')
     await fill(el, 'Price', '7.5')
     await save(el, 'payment')
     await waitForToast(el, 'please fill in the server address first')
@@ -81,9 +76,7 @@ describe('settings tabs: system rules', () => {
 
   it('sends the worker key, Epay fields and secrets only when they are filled in', async () => {
     await setOptions({ EpayId: 'merchant-1', ServerAddress: 'https://gw.example.com' })
-    await asRoot()
-    const el = await tab('system')
-    puts()
+    const el = await rootTab('system')
     await fill(el, 'WorkerUrl', 'https://worker.example.com')
     await save(el, 'worker')
     await waitForToast(el, 'saved')
@@ -133,9 +126,7 @@ describe('settings tabs: system rules', () => {
 
   it('edits the e-mail domain whitelist as a list and de-duplicates what is added', async () => {
     await setOptions({ EmailDomainWhitelist: 'gmail.com,qq.com' })
-    await asRoot()
-    const el = await tab('system')
-    puts()
+    const el = await rootTab('system')
     const domains = () => $$(el, '[data-domain]').map((d) => d.getAttribute('data-domain'))
     expect(domains()).to.deep.equal(['gmail.com', 'qq.com'])
     await fill(el, 'domain-input', 'Gmail.com, new.example.com new.example.com')
@@ -160,9 +151,7 @@ describe('settings tabs: system rules', () => {
   })
 
   it('hints port 587 and forces SSL on for SMTP port 465', async () => {
-    await asRoot()
-    const el = await tab('system')
-    puts()
+    const el = await rootTab('system')
     const port = $$<HTMLInputElement & { placeholder: string; helpText: string }>(el, 'sl-input').find((i) => i.name === 'SMTPPort')!
     expect(port.placeholder).to.equal('587')
     expect(port.helpText).to.include('587')
@@ -184,9 +173,7 @@ describe('settings tabs: system rules', () => {
   })
 
   it('asks before turning password sign-in off, and saves nothing on cancel', async () => {
-    await asRoot()
-    const el = await tab('system')
-    puts()
+    const el = await rootTab('system')
     await toggle(el, 'PasswordLoginEnabled')
     await save(el, 'login')
     const dialog = () => section(el, 'login').querySelector<HTMLElement & { open: boolean }>('sl-dialog[data-confirm]')!
@@ -213,9 +200,7 @@ describe('settings tabs: system rules', () => {
   })
 
   it('edits the embedding sites (EmbedOrigins): origins one a line, refusing one with a path', async () => {
-    await asRoot()
-    const el = await tab('system')
-    puts()
+    const el = await rootTab('system')
     await fillArea(el, 'EmbedOrigins', 'https://shop.example/path')
     await save(el, 'embed')
     await waitFor(() => (inputHelp(el, 'EmbedOrigins') ?? '').includes('is not a site origin'), 'the origin check')
