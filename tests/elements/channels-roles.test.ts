@@ -2,7 +2,7 @@ import { expect } from '@esm-bundle/chai'
 import { setViewport } from '@web/test-runner-commands'
 import '../../elements/index.ts'
 import { $prefs, setLocale, setTheme } from '../../src/stores/prefs.ts'
-import { $, cleanup, goTo, mount, registerAndSignIn, signInAs, textOf, waitFor, waitForText } from './helpers.ts'
+import { $, cleanup, goTo, mount, registerAndSignIn, signInAs, textOf, waitFor, waitForText, cleanupAndResize } from './helpers.ts'
 import { newChannel, type Control, waitRow, named, mountChannels, click, action } from './channels-helpers.ts'
 
 describe('<tollgate-channels> in the console', () => {
@@ -36,10 +36,7 @@ describe('<tollgate-channels> in the console', () => {
 })
 
 describe('<tollgate-channels> roles, states and looks', () => {
-  afterEach(async () => {
-    await setViewport({ width: 1280, height: 800 })
-    await cleanup()
-  })
+  afterEach(cleanupAndResize)
 
   it('asks visitors to sign in and tells ordinary users the page is for administrators', async () => {
     const visitor = await mount('<tollgate-channels></tollgate-channels>')

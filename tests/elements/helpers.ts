@@ -3,7 +3,7 @@
  * fill Shoelace inputs, wait for the real server, arrange server state through wtr commands.
  */
 import { expect } from '@esm-bundle/chai'
-import { executeServerCommand } from '@web/test-runner-commands'
+import { executeServerCommand, setViewport } from '@web/test-runner-commands'
 import { $session } from '../../src/stores/session.ts'
 import { $status, refreshStatus } from '../../src/stores/status.ts'
 import { $toasts } from '../../src/stores/toasts.ts'
@@ -262,6 +262,12 @@ export async function cleanup(): Promise<void> {
   setClock(null)
   history.replaceState(null, '', START_URL)
   syncRoute()
+}
+
+/** cleanup() for the tests that resize the window: the window back to 1280 × 800 first. */
+export async function cleanupAndResize(): Promise<void> {
+  await setViewport({ width: 1280, height: 800 })
+  await cleanup()
 }
 
 /** Sets the address bar (client-side) before mounting a console or an element that reads the query. */

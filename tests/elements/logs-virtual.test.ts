@@ -7,7 +7,7 @@ import { expect } from '@esm-bundle/chai'
 import { sendKeys, setViewport } from '@web/test-runner-commands'
 import '../../elements/logs.ts'
 import { $prefs } from '../../src/stores/prefs.ts'
-import { $, cleanup, serverCommand, sleep, waitFor } from './helpers.ts'
+import { $, serverCommand, sleep, waitFor, cleanupAndResize } from './helpers.ts'
 import { mountLogs, nowSeconds, rows, user } from './logs-helpers.ts'
 
 const COUNT = 10_000
@@ -38,10 +38,7 @@ async function loadAll(el: HTMLElement): Promise<void> {
 }
 
 describe('<tollgate-logs> with 10,000 rows', () => {
-  afterEach(async () => {
-    await setViewport({ width: 1280, height: 800 })
-    await cleanup()
-  })
+  afterEach(cleanupAndResize)
 
   it('draws only the rows in view and scrolls without a long task', async function () {
     ;(this as { timeout(ms: number): void }).timeout(170_000)

@@ -21,6 +21,7 @@ import {
   waitForText,
   waitForToast,
   expectPrefetchTakenOver,
+  cleanupAndResize,
 } from './helpers.ts'
 
 type Envelope<T = any> = { success: boolean; message: string; data: T }
@@ -129,10 +130,7 @@ describe('<tollgate-redemptions>', () => {
     })
   })
 
-  afterEach(async () => {
-    await setViewport({ width: 1280, height: 800 })
-    await cleanup()
-  })
+  afterEach(cleanupAndResize)
 
   it('opens the create drawer with the defaults and creates nothing without a name', async () => {
     const el = await mountCodes()

@@ -7,7 +7,6 @@ import { addQuota, userChanges, formFromUser } from '../../src/screens/users/use
 import {
   $,
   $$,
-  cleanup,
   loadStatus,
   serverCommand,
   signInAs,
@@ -18,6 +17,7 @@ import {
   waitForText,
   waitForToast,
   expectPrefetchTakenOver,
+  cleanupAndResize,
 } from './helpers.ts'
 import {
   type Control,
@@ -61,10 +61,7 @@ describe('<tollgate-users> list', () => {
     })
   })
 
-  afterEach(async () => {
-    await setViewport({ width: 1280, height: 800 })
-    await cleanup()
-  })
+  afterEach(cleanupAndResize)
 
   it('shows role badges and activated, banned and cancelled; loads 10 at a time', async () => {
     const made: User[] = []
