@@ -32,9 +32,11 @@ export interface LogFilter {
  * rows, their ids sorted; `key`: the index of a filter that matches few rows finds them, their ids
  * sorted; `ids`: the id order with every filter checked on each row (filters that match many);
  * `user`: one user's rows in id order on their (user_id, id) index, the other filters checked on each;
+ * `userTime`: one user's rows in the time window on their (user_id, type, created_at) index (every
+ * type present named: see logTypes), their ids sorted;
  * `time` (the statistics of a few hours): the time index finds the rows, every other filter checked on each.
  */
-export type Walk = 'planner' | 'newest' | 'window' | 'key' | 'ids' | 'user' | 'time'
+export type Walk = 'planner' | 'newest' | 'window' | 'key' | 'ids' | 'user' | 'userTime' | 'time'
 
 /** The filters besides time and type, each with an index of its own. */
 const keyed = (f: LogFilter) =>
@@ -48,13 +50,17 @@ function applyFilter<O>(
   f: LogFilter,
   dialect: Dialect,
   walk: Walk = 'planner',
+  types: readonly number[] = [],
 ): SelectQueryBuilder<DB, 'logs', O> {
   // On the `ids` walk no filter may lead the planner to an index, and on `newest` and `key` the
   // time bounds may not: the walk stays on the id order or on the filter's index.
-  const others = walk === 'ids' || walk === 'user' || walk === 'time'
+  const others = walk === 'ids' || walk === 'user' || walk === 'userTime' || walk === 'time'
   const col = (column: string, text = false) => (others ? plain(column, text) : sql.ref(column))
-  if (f.userId !== undefined) q = q.where(walk === 'user' ? sql.ref('user_id') : col('user_id'), '=', f.userId)
+  const byUser = walk === 'user' || walk === 'userTime'
+  if (f.userId !== undefined) q = q.where(byUser ? sql.ref('user_id') : col('user_id'), '=', f.userId)
   if (f.type !== undefined) q = q.where('type', '=', f.type)
+  // every type present, so that the (user_id, type, created_at) index reads the window of each
+  else if (walk === 'userTime' && types.length) q = q.where('type', 'in', [...types])
   if (f.username !== undefined) q = q.where(col('username', true), '=', f.username)
   if (f.tokenName !== undefined) q = q.where(col('token_name', true), '=', f.tokenName)
   if (f.modelName !== undefined) {
@@ -92,6 +98,47 @@ async function countUpTo(db: Kysely<DB>, start: number | undefined, end: number 
   if (start !== undefined && end !== undefined) count = count.where(sql.ref('probe.created_at'), '<=', end)
   const row = await count.executeTakeFirst()
   return Number(row?.n ?? 0)
+}
+
+/** How many of a user's rows (of `types`) fall in [start, end], counting no further than `cap`, on their time index. */
+async function userRowsUpTo(
+  db: Kysely<DB>,
+  w: { userId: number; start?: number; end?: number },
+  types: readonly number[],
+  cap: number,
+): Promise<number> {
+  let probe = db
+    .selectFrom('logs')
+    .select('id')
+    .where('user_id', '=', w.userId)
+    .where('type', 'in', [...types])
+  if (w.start !== undefined) probe = probe.where('created_at', '>=', w.start)
+  if (w.end !== undefined) probe = probe.where('created_at', '<=', w.end)
+  const row = await db
+    .selectFrom(probe.limit(cap).as('probe'))
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirst()
+  return Number(row?.n ?? 0)
+}
+
+/** How long the types found in the table are trusted (only an outside writer adds another). */
+const TYPES_FOR_MS = 60_000
+const typesSeen = new WeakMap<object, { at: number; types: number[] }>()
+
+/**
+ * The log types present in the table, with every type this server writes: a loose walk of the
+ * (type, id) index, one step per type, kept for a minute.
+ */
+export async function logTypes(db: Kysely<DB>): Promise<number[]> {
+  const seen = typesSeen.get(db)
+  if (seen && Date.now() - seen.at < TYPES_FOR_MS) return seen.types
+  const r = await sql<{ v: number | null }>`with recursive t(v) as (select min(type) from logs
+    union all select (select min(type) from logs where type > t.v) from t where t.v is not null) select v from t`.execute(db)
+  const types = new Set<number>(Object.values(LOG_TYPE))
+  for (const row of r.rows) if (row.v !== null) types.add(Number(row.v))
+  const out = [...types].sort((a, b) => a - b)
+  typesSeen.set(db, { at: Date.now(), types: out })
+  return out
 }
 
 /** Whether one of the filters (on its own index) matches fewer than `cap` rows. */
@@ -138,7 +185,13 @@ export async function chooseWalk(db: Kysely<DB>, f: LogFilter, limits = WALK_LIM
   // checked on each of them (unless one of those matches few rows)
   if (f.userId !== undefined) {
     const others = { ...f, userId: undefined }
-    return keyed(others) && (await fewByKey(db, dialect, others, limits.wide)) ? 'key' : 'user'
+    if (keyed(others) && (await fewByKey(db, dialect, others, limits.wide))) return 'key'
+    // a window that holds few of the user's rows is read on their time index, wherever it lies
+    // (a window a month back would otherwise be found by stepping over every newer row)
+    if (f.end === undefined) return 'user'
+    const types = f.type !== undefined ? [f.type] : await logTypes(db)
+    const inWindow = await userRowsUpTo(db, { userId: f.userId, start: f.start, end: f.end }, types, limits.wide)
+    return inWindow < limits.wide ? 'userTime' : 'user'
   }
   if (keyed(f)) {
     if (await fewByKey(db, dialect, f, limits.wide)) return 'key'
@@ -154,9 +207,17 @@ export async function chooseWalk(db: Kysely<DB>, f: LogFilter, limits = WALK_LIM
  * The query for one page of logs, newest (highest id) first. The page's ids are found first, on
  * indexes alone where the filters allow, and only those rows are read whole.
  */
-export function listLogsQuery(db: Kysely<DB>, dialect: Dialect, f: LogFilter, page: number, size: number, walk: Walk = 'planner') {
-  const order = walk === 'window' || walk === 'key' ? sql`${sql.ref('id')} + 0` : sql`${sql.ref('id')}`
-  const ids = applyFilter(db.selectFrom('logs').select('id'), f, dialect, walk)
+export function listLogsQuery(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  f: LogFilter,
+  page: number,
+  size: number,
+  walk: Walk = 'planner',
+  types: readonly number[] = [],
+) {
+  const order = walk === 'window' || walk === 'key' || walk === 'userTime' ? sql`${sql.ref('id')} + 0` : sql`${sql.ref('id')}`
+  const ids = applyFilter(db.selectFrom('logs').select('id'), f, dialect, walk, types)
     .orderBy(order, 'desc')
     .limit(size)
     .offset(page * size)
@@ -178,7 +239,7 @@ export async function listLogs(db: Kysely<DB>, dialect: Dialect, f: LogFilter, p
       return listLogsQuery(tx, dialect, f, page, size, walk).execute()
     })
   }
-  return listLogsQuery(db, dialect, f, page, size, walk).execute()
+  return listLogsQuery(db, dialect, f, page, size, walk, walk === 'userTime' ? await logTypes(db) : []).execute()
 }
 
 /**

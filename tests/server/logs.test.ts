@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
-import { chooseWalk, deleteLogsBefore, listLogsQuery, type LogFilter, type Walk } from '../../server/db/logs.ts'
+import { chooseWalk, deleteLogsBefore, listLogsQuery, logTypes, type LogFilter, type Walk } from '../../server/db/logs.ts'
 
 const T0 = 1_700_000_000
 
@@ -271,7 +271,8 @@ for (const dialect of dialects) {
         user_id: i % 9 === 0 ? 2 : 1,
         username: i % 9 === 0 ? 'ann' : 'root',
         created_at: T0 + i * 10 + ((i * 7919) % 13) * 40 - 240,
-        type: i % 7 === 0 ? 1 : 2,
+        // a type this server never writes (the family's error logs): the walks must still find it
+        type: i % 7 === 0 ? 1 : i % 31 === 0 ? 5 : 2,
         content: `w${i}`,
         model_name: ['gpt-4o', 'gpt-4o-mini', 'o1', 'claude'][i % 4]!,
         channel: i % 5,
@@ -316,8 +317,9 @@ for (const dialect of dialects) {
               .map((r) => r.id)
               .sort((a, b) => b - a)
               .slice(page * size, page * size + size)
-            for (const walk of ['planner', 'newest', 'window', 'key', 'ids', 'user'] as Walk[]) {
-              const got = (await listLogsQuery(db, database.dialect, f, page, size, walk).execute()).map((r) => r.id)
+            const types = await logTypes(db)
+            for (const walk of ['planner', 'newest', 'window', 'key', 'ids', 'user', 'userTime'] as Walk[]) {
+              const got = (await listLogsQuery(db, database.dialect, f, page, size, walk, types).execute()).map((r) => r.id)
               assert.deepEqual(got, want, `${walk} ${JSON.stringify({ start, end, type, page, size })}`)
             }
           },
@@ -345,6 +347,10 @@ for (const dialect of dialects) {
         'common, narrow window',
       )
       assert.equal(await chooseWalk(db, { start: T0, userId: 1 }, limits), 'user', "a user's own list")
+      assert.equal(await chooseWalk(db, { start: newest - 200, end: newest, userId: 1 }, limits), 'userTime', 'a narrow recent window')
+      assert.equal(await chooseWalk(db, { start: T0, end: T0 + 300, userId: 1 }, limits), 'userTime', 'a narrow window far behind')
+      assert.equal(await chooseWalk(db, { start: T0, end: T0 + 2500, userId: 1 }, limits), 'user', 'a window holding many rows')
+      assert.deepEqual(await logTypes(db), [0, 1, 2, 3, 4, 5], 'the types present, with every type this server writes')
       assert.equal(await chooseWalk(db, {}, limits), 'planner')
     })
   })
