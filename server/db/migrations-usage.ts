@@ -100,3 +100,16 @@ export function quotaDays(dialect: Dialect): Migration {
     },
   }
 }
+
+/**
+ * One user's dashboard (their own, or an administrator's look by id) reads their buckets of a
+ * range in hour order: on (user_id, model_name, created_at) that was every bucket they ever had,
+ * sorted.
+ */
+export function userBucketsByTime(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('quota_data_user_created').on('quota_data').columns(['user_id', 'created_at']).execute()
+    },
+  }
+}

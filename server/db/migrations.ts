@@ -4,7 +4,7 @@ import { Migrator, type Migration } from 'kysely/migration'
 import type { Dialect } from './index.ts'
 
 import { big, int, text, withId, type Table } from './migration-columns.ts'
-import { quotaDays, quotaDims, quotaModels, tokenSums } from './migrations-usage.ts'
+import { quotaDays, quotaDims, quotaModels, tokenSums, userBucketsByTime } from './migrations-usage.ts'
 
 function init(dialect: Dialect): Migration {
   return {
@@ -346,6 +346,7 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
         '0016_quota_models': quotaModels(dialect),
         '0017_token_sums': tokenSums(dialect),
         '0018_quota_days': quotaDays(dialect),
+        '0019_user_buckets_by_time': userBucketsByTime(),
       }),
     },
     migrationTableName: 'tollgate_migrations',

@@ -3,41 +3,53 @@
  * relay's ledger adds to them (one upsert statement for both of its writers; the SQLite writer
  * thread imports this module: keep it free of anything heavier than kysely).
  */
-import { sql, type Kysely, type Selectable } from 'kysely'
-import type { DB, QuotaDataTable } from './schema.ts'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { DB } from './schema.ts'
 import { valueRows, type Placeholder } from './dialect.ts'
+import type { Dialect } from './index.ts'
 import { DAY, HOUR } from '../../domain/time.ts'
 
-export type BucketRow = Selectable<QuotaDataTable>
-
 const BUCKET_COLUMNS = ['id', 'user_id', 'username', 'model_name', 'created_at', 'token_used', 'count', 'quota'] as const
+const MODEL_COLUMNS = ['model_name', 'created_at', 'count', 'quota', 'token_used'] as const
 
-/** One user's buckets (by id or by username) from start to end (both inclusive, seconds). */
-export function userBuckets(
+/**
+ * The rows of `from` (a subquery's text, `columns` in it) as a JSON array written by the database,
+ * ordered by hour and model: a month of buckets is some 18,000 rows, which as objects cost more to
+ * build, to hand from the SQLite reader thread and to serialise than the query itself.
+ */
+async function jsonRows(db: Kysely<DB>, dialect: Dialect, columns: readonly string[], from: RawBuilder<unknown>): Promise<string> {
+  const order = sql`order by created_at, model_name`
+  const r =
+    dialect === 'postgres'
+      ? await sql<{ j: string }>`select coalesce(json_agg(b ${order}), '[]')::text as j from (${from}) as b`.execute(db)
+      : await sql<{ j: string }>`select json_group_array(json_object(${sql.join(
+          columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`),
+        )}) ${order}) as j from (${from}) as b`.execute(db)
+  return r.rows[0]?.j ?? '[]'
+}
+
+/** One user's buckets (by id or by username) from start to end (both inclusive, seconds), as JSON. */
+export function userBucketsJson(
   db: Kysely<DB>,
+  dialect: Dialect,
   who: { userId: number } | { username: string },
   start: number,
   end: number,
-): Promise<BucketRow[]> {
-  let query = db.selectFrom('quota_data').select(BUCKET_COLUMNS).where('created_at', '>=', start).where('created_at', '<=', end)
-  query = 'userId' in who ? query.where('user_id', '=', who.userId) : query.where('username', '=', who.username)
-  return query.orderBy('created_at').orderBy('model_name').execute()
+): Promise<string> {
+  const user = 'userId' in who ? sql`user_id = ${who.userId}` : sql`username = ${who.username}`
+  const from = sql`select ${sql.join(BUCKET_COLUMNS.map((c) => sql.ref(c)))} from quota_data
+    where created_at >= ${start} and created_at <= ${end} and ${user}`
+  return jsonRows(db, dialect, BUCKET_COLUMNS, from)
 }
 
 /**
- * Every user's buckets summed per model and hour, from start to end (both inclusive, seconds): read
- * from quota_models, which holds those sums (quota_data has a row per user besides).
+ * Every user's buckets summed per model and hour, from start to end (both inclusive, seconds), as
+ * JSON: read from quota_models, which holds those sums (quota_data has a row per user besides).
  */
-export async function modelTotals(db: Kysely<DB>, start: number, end: number) {
-  const rows = await db
-    .selectFrom('quota_models')
-    .select(['model_name', 'created_at', 'count', 'quota', 'token_used'])
-    .where('created_at', '>=', start)
-    .where('created_at', '<=', end)
-    .orderBy('created_at')
-    .orderBy('model_name')
-    .execute()
-  return rows.map((r) => ({ ...r, count: Number(r.count), quota: Number(r.quota), token_used: Number(r.token_used) }))
+export function modelTotalsJson(db: Kysely<DB>, dialect: Dialect, start: number, end: number): Promise<string> {
+  const from = sql`select ${sql.join(MODEL_COLUMNS.map((c) => sql.ref(c)))} from quota_models
+    where created_at >= ${start} and created_at <= ${end}`
+  return jsonRows(db, dialect, MODEL_COLUMNS, from)
 }
 
 // ---- the ledger's buckets -------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
-import { modelTotals, userBuckets } from '../db/quota-data.ts'
+import { modelTotalsJson, userBucketsJson } from '../db/quota-data.ts'
 import { breakdown, BREAKDOWN_BY, BREAKDOWN_PERIODS, type BreakdownPeriod } from '../db/breakdowns.ts'
-import { fail, nowSeconds, ok, readQuery, refuse, type Env } from '../http.ts'
+import { fail, nowSeconds, ok, okJson, readQuery, refuse, type Env } from '../http.ts'
 import { text } from '../i18n/index.ts'
 import { requireRole } from '../middleware/session.ts'
 import { queryInt } from '../lib/query.ts'
@@ -51,13 +51,19 @@ export function dataRoutes(ctx: AppContext) {
   app.on('GET', ['/data/', '/data'], admin, async (c) => {
     const q = readQuery(c, rangeQuery)
     const { start, end } = range(q)
-    return ok(c, q.username ? await userBuckets(db, { username: q.username }, start, end) : await modelTotals(db, start, end))
+    const { dialect } = ctx.database
+    return okJson(
+      c,
+      q.username
+        ? await userBucketsJson(db, dialect, { username: q.username }, start, end)
+        : await modelTotalsJson(db, dialect, start, end),
+    )
   })
 
   app.on('GET', ['/data/self', '/data/self/'], user, async (c) => {
     const { start, end } = range(readQuery(c, rangeQuery))
     if (end - start > SELF_SPAN_MAX) return fail(c, text('data.spanTooLong', { days: SELF_SPAN_MAX / DAY }))
-    return ok(c, await userBuckets(db, { userId: c.get('user').id }, start, end))
+    return okJson(c, await userBucketsJson(db, ctx.database.dialect, { userId: c.get('user').id }, start, end))
   })
 
   app.get('/data/breakdown', admin, async (c) => {

@@ -53,6 +53,41 @@ for (const dialect of dialects) {
       ])
     })
 
+    it('sends the rows as the family sends them: these fields, numbers as numbers, names escaped', async () => {
+      const odd = 'gpt-"quoted"\\模型\n'
+      await s.ctx.db
+        .insertInto('quota_data')
+        .values({
+          user_id: ann.id,
+          username: ann.username,
+          model_name: odd,
+          created_at: T0 + 50 * H,
+          count: 7,
+          quota: 2 ** 40,
+          token_used: 70,
+        })
+        .execute()
+      await refillModelTotals(s.ctx.db)
+      try {
+        const range = `start_timestamp=${T0 + 50 * H}&end_timestamp=${T0 + 50 * H}`
+        const all = (await root.get(`/api/data/?${range}`)).body.data
+        assert.deepEqual(all, [{ model_name: odd, created_at: T0 + 50 * H, count: 7, quota: 2 ** 40, token_used: 70 }])
+        assert.deepEqual(Object.keys(all[0]), ['model_name', 'created_at', 'count', 'quota', 'token_used'])
+        const own = (await ann.get(`/api/data/self?${range}`)).body.data
+        assert.deepEqual(Object.keys(own[0]), ['id', 'user_id', 'username', 'model_name', 'created_at', 'token_used', 'count', 'quota'])
+        assert.deepEqual([own[0].user_id, own[0].username, own[0].model_name, own[0].quota], [ann.id, 'ann', odd, 2 ** 40])
+        assert.equal(typeof own[0].id, 'number')
+        const byName = (await root.get(`/api/data/?${range}&username=ann`)).body.data
+        assert.deepEqual(byName, own)
+        const none = await root.get(`/api/data/?start_timestamp=${T0 - 10 * H}&end_timestamp=${T0 - 9 * H}`)
+        assert.deepEqual([none.body.success, none.body.data], [true, []])
+        assert.deepEqual((await ann.get(`/api/data/self?start_timestamp=${T0 - 10 * H}&end_timestamp=${T0 - 9 * H}`)).body.data, [])
+      } finally {
+        await s.ctx.db.deleteFrom('quota_data').where('model_name', '=', odd).execute()
+        await refillModelTotals(s.ctx.db)
+      }
+    })
+
     it("gives an admin one user's own rows by username", async () => {
       const r = await root.get(`/api/data/?start_timestamp=${T0}&end_timestamp=${T0 + 100 * 24 * H}&username=ben`)
       const rows = r.body.data as any[]
