@@ -162,18 +162,24 @@ export interface DimDelta {
 
 export const dimValues = (d: DimDelta): Array<string | number> => [d.dim, d.key_id, d.user_id, d.created_at, d.token_used, d.count, d.quota]
 
-/** Adds `rows` deltas to their token or channel buckets in one statement, as upsertBucketsSql does. */
-export function upsertDimsSql(rows: number, style: Placeholder): string {
-  const k = `dims:${style}:${rows}`
+/**
+ * Adds `rows` deltas to their keyed rows in one statement, as upsertBucketsSql does: the hourly
+ * buckets (quota_dims) or the daily rows (quota_days).
+ */
+function upsertKeyedSql(table: 'quota_dims' | 'quota_days', rows: number, style: Placeholder): string {
+  const k = `${table}:${style}:${rows}`
   let s = upsertText.get(k)
   if (!s) {
-    s = `INSERT INTO quota_dims (dim, key_id, user_id, created_at, token_used, count, quota) VALUES ${valueRows(rows, 7, style)}
-      ON CONFLICT (dim, key_id, created_at) DO UPDATE SET token_used = quota_dims.token_used + excluded.token_used,
-      count = quota_dims.count + excluded.count, quota = quota_dims.quota + excluded.quota`
+    s = `INSERT INTO ${table} (dim, key_id, user_id, created_at, token_used, count, quota) VALUES ${valueRows(rows, 7, style)}
+      ON CONFLICT (dim, key_id, created_at) DO UPDATE SET token_used = ${table}.token_used + excluded.token_used,
+      count = ${table}.count + excluded.count, quota = ${table}.quota + excluded.quota`
     upsertText.set(k, s)
   }
   return s
 }
+
+export const upsertDimsSql = (rows: number, style: Placeholder) => upsertKeyedSql('quota_dims', rows, style)
+export const upsertDaysSql = (rows: number, style: Placeholder) => upsertKeyedSql('quota_days', rows, style)
 
 /** The start of the UTC day `seconds` falls in: a quota_days row's created_at. */
 export const dayOf = (seconds: number): number => seconds - (seconds % DAY)
@@ -193,19 +199,6 @@ export function dayDeltas(dims: Iterable<DimDelta>): DimDelta[] {
     } else sums.set(k, { ...d, created_at: day })
   }
   return [...sums.values()]
-}
-
-/** Adds `rows` deltas to their daily rows in one statement, as upsertDimsSql does. */
-export function upsertDaysSql(rows: number, style: Placeholder): string {
-  const k = `days:${style}:${rows}`
-  let s = upsertText.get(k)
-  if (!s) {
-    s = `INSERT INTO quota_days (dim, key_id, user_id, created_at, token_used, count, quota) VALUES ${valueRows(rows, 7, style)}
-      ON CONFLICT (dim, key_id, created_at) DO UPDATE SET token_used = quota_days.token_used + excluded.token_used,
-      count = quota_days.count + excluded.count, quota = quota_days.quota + excluded.quota`
-    upsertText.set(k, s)
-  }
-  return s
 }
 
 /** Orders deltas by their row (PostgreSQL: two instances' upserts then lock shared rows in the same order). */

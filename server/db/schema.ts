@@ -204,19 +204,12 @@ export interface QuotaDimsTable {
 }
 
 /**
- * quota_dims' users, tokens and channels per UTC day (0018_quota_days), written in the same
- * transaction: a breakdown over months finds its top keys in a few thousand rows, not millions.
+ * quota_dims' users, tokens and channels per UTC day (0018_quota_days; created_at the day's
+ * start), written in the same transaction: a breakdown over months finds its top keys in a few
+ * thousand rows, not millions.
  */
-export interface QuotaDaysTable {
-  id: Generated<number>
+export interface QuotaDaysTable extends Omit<QuotaDimsTable, 'dim'> {
   dim: 'user' | 'token' | 'channel'
-  key_id: D<number>
-  user_id: D<number>
-  /** the start of the UTC day */
-  created_at: D<number>
-  token_used: D<number>
-  count: D<number>
-  quota: D<number>
 }
 
 /**

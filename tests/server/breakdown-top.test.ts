@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { dialects, startServer, type Client, type TestServer } from './helpers.ts'
 import { topFromDays, type KeySums } from '../../server/db/breakdown-top.ts'
-import { refillRollups } from '../../server/db/quota-data.ts'
+import { refillRollups, type DimDelta } from '../../server/db/quota-data.ts'
 import { rng } from '../../scripts/seed-data.ts'
 
 const H = 3600
@@ -17,15 +17,7 @@ const DAY = 24 * H
 const T0 = Date.UTC(2024, 0, 1) / 1000
 const DAYS = 12
 
-interface Bucket {
-  dim: 'token' | 'channel'
-  key_id: number
-  user_id: number
-  created_at: number
-  token_used: number
-  count: number
-  quota: number
-}
+type Bucket = DimDelta & { dim: 'token' | 'channel' }
 
 /** Hourly buckets of `keys` keys over DAYS days; `skew` > 1 gives a few heavy keys and a long tail. */
 function buckets(dim: 'token' | 'channel', keys: number, skew: number, seed: number): Bucket[] {
