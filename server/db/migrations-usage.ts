@@ -113,3 +113,15 @@ export function userBucketsByTime(): Migration {
     },
   }
 }
+
+/**
+ * A platform's task list, newest first (`/api/mj/`, `/api/task/?platform=`): without an index in
+ * that order every task of the platform was read and sorted to draw a page.
+ */
+export function tasksByPlatform(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('tasks_platform_id').on('tasks').columns(['platform', 'id']).execute()
+    },
+  }
+}

@@ -4,7 +4,7 @@ import { Migrator, type Migration } from 'kysely/migration'
 import type { Dialect } from './index.ts'
 
 import { big, int, text, withId, type Table } from './migration-columns.ts'
-import { quotaDays, quotaDims, quotaModels, tokenSums, userBucketsByTime } from './migrations-usage.ts'
+import { quotaDays, quotaDims, quotaModels, tasksByPlatform, tokenSums, userBucketsByTime } from './migrations-usage.ts'
 
 function init(dialect: Dialect): Migration {
   return {
@@ -347,6 +347,7 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
         '0017_token_sums': tokenSums(dialect),
         '0018_quota_days': quotaDays(dialect),
         '0019_user_buckets_by_time': userBucketsByTime(),
+        '0020_tasks_by_platform': tasksByPlatform(),
       }),
     },
     migrationTableName: 'tollgate_migrations',
