@@ -121,24 +121,29 @@ async function userRowsUpTo(
   return Number(row?.n ?? 0)
 }
 
-/** How long the types found in the table are trusted (only an outside writer adds another). */
-const TYPES_FOR_MS = 60_000
-const typesSeen = new WeakMap<object, { at: number; types: number[] }>()
-
 /**
- * The log types present in the table, with every type this server writes: a loose walk of the
- * (type, id) index, one step per type, kept for a minute.
+ * The log types present in the table, with every type this server writes: two seeks of the
+ * (type, id) index tell whether any row has a type outside those; only then does a loose walk of
+ * that index (one step per type) name them. Asked afresh for each list: a type missing here would
+ * hide its rows from the user-window walk.
  */
 export async function logTypes(db: Kysely<DB>): Promise<number[]> {
-  const seen = typesSeen.get(db)
-  if (seen && Date.now() - seen.at < TYPES_FOR_MS) return seen.types
+  const known: number[] = Object.values(LOG_TYPE)
+  const [lo, hi] = [Math.min(...known), Math.max(...known)]
+  const beyond = async (op: '<' | '>') =>
+    db
+      .selectFrom('logs')
+      .select('type')
+      .where('type', op, op === '<' ? lo : hi)
+      .orderBy('type', op === '<' ? 'desc' : 'asc')
+      .limit(1)
+      .executeTakeFirst()
+  if (!(await beyond('<')) && !(await beyond('>'))) return known.sort((a, b) => a - b)
   const r = await sql<{ v: number | null }>`with recursive t(v) as (select min(type) from logs
     union all select (select min(type) from logs where type > t.v) from t where t.v is not null) select v from t`.execute(db)
-  const types = new Set<number>(Object.values(LOG_TYPE))
+  const types = new Set(known)
   for (const row of r.rows) if (row.v !== null) types.add(Number(row.v))
-  const out = [...types].sort((a, b) => a - b)
-  typesSeen.set(db, { at: Date.now(), types: out })
-  return out
+  return [...types].sort((a, b) => a - b)
 }
 
 /** Whether one of the filters (on its own index) matches fewer than `cap` rows. */

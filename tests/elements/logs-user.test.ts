@@ -145,6 +145,13 @@ describe('<tollgate-logs> for a user', () => {
       },
       { token_name: 'tok-price', model_name: 'mj_imagine', quota: 50000, other: JSON.stringify({ model_price: 0.1, group_ratio: 2 }) },
       { token_name: 'tok-content', type: 1, quota: 0, content: 'redeemed code 42' },
+      {
+        token_name: 'tok-relay',
+        model_name: 'gpt-4o',
+        quota: 12,
+        content: 'model ratio 0.01, completion ratio 1, group ratio 1',
+        other: JSON.stringify({ model_ratio: 0.01, completion_ratio: 1, group_ratio: 1, model_price: -1 }),
+      },
     ])
     const el = await mountLogs()
     await waitFor(() => rowWithToken(el, 'tok-content'))
@@ -155,6 +162,8 @@ describe('<tollgate-logs> for a user', () => {
     expect(cellText(ratio, 'model')).to.equal('gpt-4o')
     expect(cellText(ratio, 'details')).to.equal('model ratio 2.5, completion ratio 4, group ratio 1.5')
     expect(cellText(rowWithToken(el, 'tok-price')!, 'details')).to.equal('model price $0.1 per call, group ratio 2')
+    // the relay's own English sentence says what the line says: once, not a second time in English
+    expect(cellText(rowWithToken(el, 'tok-relay')!, 'details')).to.equal('model ratio 0.01, completion ratio 1, group ratio 1')
     const content = rowWithToken(el, 'tok-content')!
     expect(cellText(content, 'details')).to.equal('redeemed code 42')
     expect(cellText(content, 'prompt')).to.equal('—')

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
-import { chooseWalk, deleteLogsBefore, listLogsQuery, logTypes, type LogFilter, type Walk } from '../../server/db/logs.ts'
+import { chooseWalk, deleteLogsBefore, listLogs, listLogsQuery, logTypes, type LogFilter, type Walk } from '../../server/db/logs.ts'
 
 const T0 = 1_700_000_000
 
@@ -326,6 +326,27 @@ for (const dialect of dialects) {
         ),
         { numRuns: 80, seed: 20261122 },
       )
+    })
+
+    it("finds a user's row of a type first written after an earlier list, at once", async () => {
+      const { db, database } = s.ctx
+      const f: LogFilter = { userId: 1, start: T0 + 100, end: T0 + 400 }
+      assert.equal(await chooseWalk(db, f, undefined, database.dialect), 'userTime')
+      const before = await listLogs(db, database.dialect, f, 0, 100)
+      const row = await db
+        .insertInto('logs')
+        .values({ user_id: 1, username: 'root', created_at: T0 + 250, type: 9, content: 'a type of tomorrow' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      try {
+        const after = await listLogs(db, database.dialect, f, 0, 100)
+        assert.deepEqual(
+          after.map((r) => r.id),
+          [row.id, ...before.map((r) => r.id)].sort((a, b) => b - a),
+        )
+      } finally {
+        await db.deleteFrom('logs').where('id', '=', row.id).execute()
+      }
     })
 
     it('walks newest first through a wide recent window and by the time index otherwise', async () => {

@@ -76,4 +76,14 @@ export function pricing(
   return { kind: 'ratio', model, completion: num(other.completion_ratio) ?? 1, group }
 }
 
+/**
+ * The English sentence the relay writes as a consumption row's content (server/relay/pricing.ts):
+ * the same figures as its `other`, which the details show in the reader's language instead.
+ */
+export function relaySentence(p: ReturnType<typeof pricing>): string {
+  if (!p) return ''
+  if (p.kind === 'price') return `model price ${p.price}, group ratio ${p.group}`
+  return `model ratio ${p.model}, completion ratio ${p.completion}, group ratio ${p.group}`
+}
+
 export const isStream = (log: Log) => log.is_stream === true || log.is_stream === 1

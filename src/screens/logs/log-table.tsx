@@ -7,7 +7,7 @@ import { LOG_TYPE } from '../../../domain/statuses.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { formatTimestamp } from '../../ui/datetime.ts'
-import { isStream, logDurationTone, logTypeLabel, parseOther, pricing, retryChain, TONE_VARIANT } from './log-rules.ts'
+import { isStream, logDurationTone, logTypeLabel, parseOther, pricing, relaySentence, retryChain, TONE_VARIANT } from './log-rules.ts'
 import { useVirtualRows } from './virtual-rows.ts'
 
 /**
@@ -21,8 +21,10 @@ function Details({ log, t }: { log: Log; t: Labels<LogLabel> }) {
   let line = ''
   if (p?.kind === 'price') line = t('logs.details.price', { price: p.price, group: p.group })
   else if (p?.kind === 'ratio') line = t('logs.details.ratio', { model: p.model, completion: p.completion, group: p.group })
-  if (!line && !log.content) return <span data-col="details">—</span>
-  const full = [line, log.content].filter(Boolean).join('\n')
+  // the relay's own English sentence says what the line says: shown once, in the reader's words
+  const content = log.content && log.content !== relaySentence(p) ? log.content : ''
+  if (!line && !content) return <span data-col="details">—</span>
+  const full = [line, content].filter(Boolean).join('\n')
   return (
     <button
       type="button"
@@ -33,7 +35,7 @@ function Details({ log, t }: { log: Log; t: Labels<LogLabel> }) {
       onClick={() => setOpen((o) => !o)}
     >
       {line && <span>{line}</span>}
-      {log.content && <span className="tg-muted">{log.content}</span>}
+      {content && <span className="tg-muted">{content}</span>}
     </button>
   )
 }
