@@ -2,6 +2,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { chunkAt } from '../../server/relay/doors/index.ts'
 import { forEachEvent } from '../../server/relay/sse.ts'
+import { channelOfResponse, rememberResponse } from '../../server/relay/adapters/native.ts'
 
 /** Every JSON object the door's chunk reader finds in a segment. */
 function chunks(text: string): unknown[] {
@@ -27,5 +28,19 @@ describe('the front doors read chat chunks straight from the bytes', () => {
   it('reads the last event without its closing blank line, and drops broken JSON', () => {
     assert.deepEqual(chunks('data: {"a":\n\ndata: {"b":2}'), [{ b: 2 }])
     assert.deepEqual(chunks('data: {"b":2}\r'), [{ b: 2 }])
+  })
+})
+
+describe('the Responses passthrough', () => {
+  it('keeps the channels of the last 10,000 responses', () => {
+    for (let i = 0; i < 25_000; i++) rememberResponse(`resp_ring${i}`, 1 + (i % 3))
+    rememberResponse('resp_ring24000', 9)
+    assert.equal(channelOfResponse('resp_ring14999'), undefined)
+    assert.equal(channelOfResponse('resp_ring15000'), 1)
+    assert.equal(channelOfResponse('resp_ring24000'), 9)
+    assert.equal(channelOfResponse('resp_ring24999'), 1)
+    rememberResponse('resp_ring25000', 2)
+    assert.equal(channelOfResponse('resp_ring15000'), undefined)
+    assert.equal(channelOfResponse('resp_ring15001'), 2)
   })
 })

@@ -9,10 +9,23 @@ const STORED_LIMIT = 10_000
 
 /** Which channel answered a Responses request, by response id, so `retrieve` goes back to it. */
 const stored = new Map<string, number>()
+/**
+ * The stored ids in the order they came, a ring: the oldest is dropped by its id. (Taking the
+ * Map's first key instead walks over every slot deleted before it, some thousands once full.)
+ */
+const storedOrder: string[] = new Array<string>(STORED_LIMIT)
+let oldest = 0
 
 export function rememberResponse(id: string, channelId: number | undefined): void {
   if (!id || !channelId) return
-  if (stored.size >= STORED_LIMIT) stored.delete(stored.keys().next().value!)
+  if (stored.has(id)) {
+    stored.set(id, channelId)
+    return
+  }
+  // the ring is full exactly when the map is: its next slot holds the oldest id
+  if (stored.size >= STORED_LIMIT) stored.delete(storedOrder[oldest])
+  storedOrder[oldest] = id
+  oldest = (oldest + 1) % STORED_LIMIT
   stored.set(id, channelId)
 }
 
