@@ -71,6 +71,45 @@ export function eventData(text: string): { event: string; data: string } {
   return { event, data }
 }
 
+/**
+ * The JSON object an event [s, e) of seg carries, or null. The common event, one `data:` line of
+ * a JSON object (after an `event:` line or not), is read straight from the bytes; anything else
+ * goes through eventData.
+ */
+export function eventJson(seg: Buffer, s: number, e: number): Record<string, any> | null {
+  let at = s
+  // event: <name>\n first (the Responses and Anthropic streams name their events)
+  if (seg[s] === 101 && seg[s + 1] === 118 && seg[s + 2] === 101 && seg[s + 3] === 110 && seg[s + 4] === 116 && seg[s + 5] === 58) {
+    const nl = seg.indexOf(LF, s)
+    at = nl >= 0 && nl + 1 < e ? nl + 1 : -1
+  }
+  let from = -1
+  let to = e
+  if (at >= 0 && seg[at] === 100 && seg[at + 1] === 97 && seg[at + 2] === 116 && seg[at + 3] === 97 && seg[at + 4] === 58) {
+    from = seg[at + 5] === 32 ? at + 6 : at + 5
+    const nl = seg.indexOf(LF, from)
+    if (nl >= 0 && nl < e) {
+      to = nl
+      // one line only: what follows it is the blank line closing the event
+      for (let i = nl; i < e; i++) if (seg[i] !== LF && seg[i] !== CR) from = -1
+    }
+    if (seg[to - 1] === CR) to--
+  }
+  let data: string
+  if (from >= 0) {
+    if (seg[from] !== 123) return null
+    data = seg.toString('utf8', from, to)
+  } else {
+    data = eventData(seg.toString('utf8', s, e)).data
+    if (data[0] !== '{') return null
+  }
+  try {
+    return JSON.parse(data) as Record<string, any>
+  } catch {
+    return null
+  }
+}
+
 /** Every event's data in a segment, parsed as JSON when it is JSON. */
 export function eventsOf(seg: Buffer): Array<{ event: string; data: string; json: unknown }> {
   const out: Array<{ event: string; data: string; json: unknown }> = []

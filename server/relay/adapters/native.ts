@@ -1,5 +1,5 @@
 import type { Usage } from '../pricing.ts'
-import { eventsOf } from '../sse.ts'
+import { eventJson, eventsOf, forEachEvent } from '../sse.ts'
 import type { StreamTranslator } from './types.ts'
 import { usageOf } from './types.ts'
 import { normaliseUsage } from './openai.ts'
@@ -80,8 +80,19 @@ abstract class NativeStream implements StreamTranslator {
       this.retained.push(seg)
       this.retainedBytes += seg.length
     } else this.scan(seg)
-    if (this.markers.some((m) => seg.indexOf(m) >= 0))
-      for (const ev of eventsOf(seg)) if (ev.json) this.read(ev.json as Record<string, any>)
+    // only the events holding a marker are parsed: where each marker next occurs, found once per segment
+    const next = this.markers.map((m) => seg.indexOf(m))
+    if (next.every((at) => at < 0)) return seg
+    forEachEvent(seg, (s, e) => {
+      let found = false
+      for (let i = 0; i < next.length; i++) {
+        if (next[i] >= 0 && next[i] < s) next[i] = seg.indexOf(this.markers[i], s)
+        if (next[i] >= 0 && next[i] < e) found = true
+      }
+      if (!found) return
+      const j = eventJson(seg, s, e)
+      if (j) this.read(j)
+    })
     return seg
   }
 
@@ -102,7 +113,8 @@ abstract class NativeStream implements StreamTranslator {
 
 /** OpenAI's Responses stream: the id from response.created, the usage from response.completed. */
 export class ResponsesPassthrough extends NativeStream {
-  protected markers = ['"usage"', '"response.created"']
+  // the types read, which their events' data name (not "usage": the created events carry usage: null)
+  protected markers = ['"response.created"', '"response.completed"', '"response.incomplete"']
   private channelId: number | undefined
 
   constructor(channelId: number | undefined) {

@@ -1,6 +1,6 @@
 import type { Usage } from '../pricing.ts'
 import { errorResponse, type RelayError } from '../errors.ts'
-import { eventData, forEachEvent } from '../sse.ts'
+import { eventJson, forEachEvent } from '../sse.ts'
 import { collectProduced, normaliseUsage } from '../adapters/openai.ts'
 import type { Adapter, Mode, RelayCall, StreamTranslator } from '../adapters/index.ts'
 import type { Chat, Door, DoorStream } from './types.ts'
@@ -110,36 +110,9 @@ class DoorTranslator implements StreamTranslator {
   }
 }
 
-/**
- * The JSON object an event [s, e) of seg carries, or null. The common event, one `data:` line of
- * a JSON object, is read straight from the bytes; anything else goes through eventData.
- */
+/** The JSON object an event [s, e) of seg carries, or null (see eventJson). */
 export function chunkAt(seg: Buffer, s: number, e: number): Chat | null {
-  let from = -1
-  let to = e
-  if (seg[s] === 100 && seg[s + 1] === 97 && seg[s + 2] === 116 && seg[s + 3] === 97 && seg[s + 4] === 58) {
-    from = seg[s + 5] === 32 ? s + 6 : s + 5
-    const nl = seg.indexOf(10, from)
-    if (nl >= 0 && nl < e) {
-      to = nl
-      // one line only: what follows it is the blank line closing the event
-      for (let i = nl; i < e; i++) if (seg[i] !== 10 && seg[i] !== 13) from = -1
-    }
-    if (seg[to - 1] === 13) to--
-  }
-  let data: string
-  if (from >= 0) {
-    if (seg[from] !== 123) return null
-    data = seg.toString('utf8', from, to)
-  } else {
-    data = eventData(seg.toString('utf8', s, e)).data
-    if (data[0] !== '{') return null
-  }
-  try {
-    return JSON.parse(data) as Chat
-  } catch {
-    return null
-  }
+  return eventJson(seg, s, e)
 }
 
 /**
