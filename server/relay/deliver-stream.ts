@@ -98,7 +98,11 @@ function toWeb(pump: StreamPump): Response {
 /**
  * One streamed answer: upstream chunks in, whole events translated out to the sink, and one end
  * (the upstream's end, its break, or the client leaving) that closes the client stream and
- * settles the flight. The per-chunk path is onData -> send -> sink.write: no awaits, no closures.
+ * settles the flight. The per-chunk path is onData -> drain -> send -> sink.write: no awaits, no
+ * closures. The chunks that arrive in one tick are read as one: the upstream's HTTP parser hands
+ * over each chunk of its chunked encoding (one event apiece, often the whole answer in one read),
+ * and each would otherwise be framed, translated and written to the client (a chunk of our own
+ * chunked encoding) on its own.
  */
 class StreamPump {
   sink!: Sink
@@ -113,6 +117,8 @@ class StreamPump {
   private done = false
   private clientGone = false
   private closed = false
+  /** the chunks of this tick, read by drain */
+  private inbox: Buffer[] = []
 
   constructor(tokenizer: Tokenizer, flight: InFlight, answer: Answer) {
     this.tokenizer = tokenizer
@@ -138,7 +144,15 @@ class StreamPump {
   }
 
   private onData = (chunk: Buffer): void => {
-    const seg = this.framer.push(chunk)
+    if (this.inbox.push(chunk) === 1) process.nextTick(this.drain)
+  }
+
+  /** The chunks that came since the last drain, as one, to the translator and the client. */
+  private drain = (): void => {
+    const chunks = this.inbox
+    if (chunks.length === 0) return
+    this.inbox = []
+    const seg = this.framer.push(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
     if (seg) this.send(this.translator.segment(seg))
   }
 
@@ -154,6 +168,7 @@ class StreamPump {
     this.done = true
     try {
       this.body.off('data', this.onData)
+      this.drain()
       const rest = this.framer.rest()
       if (rest && !this.clientGone) this.send(this.translator.segment(rest))
       this.closeAndSettle(failed)
