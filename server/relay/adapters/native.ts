@@ -70,8 +70,12 @@ abstract class NativeStream implements StreamTranslator {
   private retained: Buffer[] = []
   private retainedBytes = 0
   private texts: string[] = []
-  /** byte patterns, one of which is present in each event this stream must read as it passes */
-  protected abstract markers: string[]
+  /**
+   * A byte pattern present in each event this stream must read as it passes, and what must follow
+   * it there (one of `endings`; none: nothing more).
+   */
+  protected abstract marker: Buffer
+  protected endings: readonly Buffer[] = []
   protected abstract read(j: Record<string, any>): void
   abstract fail(message: string): string
 
@@ -80,20 +84,27 @@ abstract class NativeStream implements StreamTranslator {
       this.retained.push(seg)
       this.retainedBytes += seg.length
     } else this.scan(seg)
-    // only the events holding a marker are parsed: where each marker next occurs, found once per segment
-    const next = this.markers.map((m) => seg.indexOf(m))
-    if (next.every((at) => at < 0)) return seg
+    // only the events holding the marker are parsed: one pass for it over the segment
+    let next = this.find(seg, 0)
+    if (next < 0) return seg
     forEachEvent(seg, (s, e) => {
-      let found = false
-      for (let i = 0; i < next.length; i++) {
-        if (next[i] >= 0 && next[i] < s) next[i] = seg.indexOf(this.markers[i], s)
-        if (next[i] >= 0 && next[i] < e) found = true
-      }
-      if (!found) return
+      if (next < 0 || next >= e) return
       const j = eventJson(seg, s, e)
       if (j) this.read(j)
+      next = this.find(seg, e)
     })
     return seg
+  }
+
+  /** Where the marker (with one of its endings) next occurs in seg from `from`, or -1. */
+  private find(seg: Buffer, from: number): number {
+    const { marker, endings } = this
+    for (let at = seg.indexOf(marker, from); at >= 0; at = seg.indexOf(marker, at + marker.length)) {
+      if (endings.length === 0) return at
+      const after = at + marker.length
+      for (const ending of endings) if (startsWith(seg, after, ending)) return at
+    }
+    return -1
   }
 
   private scan(seg: Buffer): void {
@@ -111,10 +122,22 @@ abstract class NativeStream implements StreamTranslator {
   }
 }
 
+/** whether seg holds `part` at `at` (a byte loop: Buffer.compare's checks cost more for a few bytes) */
+function startsWith(seg: Buffer, at: number, part: Buffer): boolean {
+  if (at + part.length > seg.length) return false
+  for (let i = 0; i < part.length; i++) if (seg[at + i] !== part[i]) return false
+  return true
+}
+
+const RESPONSE_TYPE = Buffer.from('"response.')
+const RESPONSE_TYPES_READ = ['created"', 'completed"', 'incomplete"'].map((t) => Buffer.from(t))
+const USAGE_METADATA = Buffer.from('"usageMetadata"')
+
 /** OpenAI's Responses stream: the id from response.created, the usage from response.completed. */
 export class ResponsesPassthrough extends NativeStream {
   // the types read, which their events' data name (not "usage": the created events carry usage: null)
-  protected markers = ['"response.created"', '"response.completed"', '"response.incomplete"']
+  protected marker = RESPONSE_TYPE
+  protected endings = RESPONSE_TYPES_READ
   private channelId: number | undefined
 
   constructor(channelId: number | undefined) {
@@ -134,7 +157,7 @@ export class ResponsesPassthrough extends NativeStream {
 
 /** Gemini's stream: usageMetadata, in the last chunk or growing chunk by chunk (the last one counts). */
 export class GeminiPassthrough extends NativeStream {
-  protected markers = ['"usageMetadata"']
+  protected marker = USAGE_METADATA
 
   protected read(j: Record<string, any>): void {
     const u = geminiUsage(j.usageMetadata)
