@@ -52,14 +52,15 @@ const LIB = 'dist/lib'
  *
  * Issue 9's split of the last long screens into smaller components cost the two builds that hold
  * every screen 0.8 and 0.9 kB (about 35 new functions at 30 to 40 bytes each): their budgets
- * follow, each element's did not move.
+ * follow, each element's did not move. Issue 13's last fixes (a failed test's reason written under
+ * its pill, the relay's pricing sentence shown once) added 0.1 kB to each: built size plus 0.3.
  *
  * The classic build holds in its one file every module something loads with import() (the
  * dialog, the filters, the payment method, the price list, the alert, the Chinese words, the dark
  * theme), each wrapped to run on first use.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 286_300,
+  'tollgate.js': 286_700,
   'tollgate-config.js': 10_800,
   'tollgate-console.js': 250_000,
   'tollgate-login.js': 110_000,
@@ -77,7 +78,7 @@ const BUDGETS: Record<string, number> = {
   'tollgate-tasks.js': 131_000,
   'tollgate-pricing.js': 110_000,
   // the classic build: one file with every element and screen (no chunks to share or load later)
-  'tollgate.classic.js': 302_300,
+  'tollgate.classic.js': 302_700,
 }
 
 /** Issue 12's goals where the budget is not there yet: printed with the distance, not enforced (none left). */
