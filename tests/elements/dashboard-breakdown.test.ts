@@ -90,10 +90,13 @@ describe('<tollgate-dashboard> breakdowns', () => {
     await breakDown(el, 'user')
     expect(keys(el).map(([k]) => k)).to.deep.equal([alice, bob])
 
+    // the others are everyone's requests less the top tokens': here the ten model rows above, of
+    // which the two token rows account for five
     await breakDown(el, 'token')
     expect(keys(el).map(([k, n]) => [k.replace(/ #\d+$/, ''), n])).to.deep.equal([
       ['ci', 3],
       ['laptop', 2],
+      ['Others', 5],
     ])
     expect($(el, 'sl-radio-button[data-by="channel"]')).to.not.equal(null)
   })
