@@ -54,13 +54,15 @@ const LIB = 'dist/lib'
  * every screen 0.8 and 0.9 kB (about 35 new functions at 30 to 40 bytes each): their budgets
  * follow, each element's did not move. Issue 13's last fixes (a failed test's reason written under
  * its pill, the relay's pricing sentence shown once) added 0.1 kB to each: built size plus 0.3.
+ * The settings' subtitle per tab (issue 13 item 12: three sentences in two languages) added 0.6 kB
+ * to the settings element and 0.3 to tollgate.js.
  *
  * The classic build holds in its one file every module something loads with import() (the
  * dialog, the filters, the payment method, the price list, the alert, the Chinese words, the dark
  * theme), each wrapped to run on first use.
  */
 const BUDGETS: Record<string, number> = {
-  'tollgate.js': 286_700,
+  'tollgate.js': 287_000,
   'tollgate-config.js': 10_800,
   'tollgate-console.js': 250_000,
   'tollgate-login.js': 110_000,
@@ -73,7 +75,7 @@ const BUDGETS: Record<string, number> = {
   'tollgate-channels.js': 173_500,
   'tollgate-users.js': 151_300,
   'tollgate-redemptions.js': 136_600,
-  'tollgate-settings.js': 131_500,
+  'tollgate-settings.js': 132_100,
   'tollgate-topup.js': 120_000,
   'tollgate-tasks.js': 131_000,
   'tollgate-pricing.js': 110_000,

@@ -26,8 +26,12 @@ describe('<tollgate-settings> tabs', () => {
     expect(active(el)).to.equal('other')
     el.setAttribute('tab', 'nonsense')
     await waitFor(() => active(el) === 'personal', 'the default tab')
+    const subtitle = () => $(el, '.tg-page-header p')!.textContent
+    expect(subtitle()).to.equal('Your profile, invitations, bound accounts and security.')
     $<HTMLElement>(el, '[role="tab"][data-tab-name="system"]')!.click()
     await waitFor(() => active(el) === 'system', 'the system tab')
+    // the subtitle says what the open tab holds
+    expect(subtitle()).to.equal('The server address, payments, sign-in and registration, mail and the bot check.')
     expect(location.search).to.not.include('tab=')
     // arrow keys move between the tabs and open them; End and Home jump
     $<HTMLElement>(el, '[role="tab"][aria-selected="true"]')!.focus()

@@ -7,6 +7,9 @@ import { labelHook } from '../../ui/labels.ts'
 const en = {
   'settings.signInFirst': 'Sign in to change your settings',
   'settings.description': 'Your profile, invitations, bound accounts and security.',
+  'settings.description.operation': 'Quota, ratios, logs, monitoring and drawing: how the gateway meters and relays.',
+  'settings.description.system': 'The server address, payments, sign-in and registration, mail and the bot check.',
+  'settings.description.other': 'The notice, the system name and logo, the home and about pages and the footer.',
   'settings.tab.personal': 'Personal',
   'settings.tab.operation': 'Operation',
   'settings.tab.system': 'System',
@@ -70,6 +73,9 @@ export type SettingsLabel = keyof typeof en
 const zh: Record<SettingsLabel, string> = {
   'settings.signInFirst': '登录后修改设置',
   'settings.description': '个人资料、邀请、绑定的账户与安全。',
+  'settings.description.operation': '额度、倍率、日志、监控与绘图：网关如何计量与转发。',
+  'settings.description.system': '服务器地址、支付、登录与注册、邮件与人机验证。',
+  'settings.description.other': '公告、系统名称与 Logo、首页与关于页面以及页脚。',
   'settings.tab.personal': '个人设置',
   'settings.tab.operation': '运营设置',
   'settings.tab.system': '系统设置',

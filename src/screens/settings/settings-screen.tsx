@@ -93,7 +93,11 @@ export function SettingsScreen({ tab, onLogout }: { tab?: string; onLogout?: () 
   return (
     <div className="tg-screen" data-screen="settings" data-tab={active}>
       <style>{listCss + personalCss}</style>
-      <PageHeader title={t('nav.setting')} description={t('settings.description')} />
+      {/* the subtitle says what the open tab holds */}
+      <PageHeader
+        title={t('nav.setting')}
+        description={t(active === 'personal' ? 'settings.description' : `settings.description.${active}`)}
+      />
       {visible.length > 1 ? (
         <>
           <div className="tg-tabs" role="tablist" aria-label={t('nav.setting')} ref={list} onKeyDown={onTabKey} part="tabs">
