@@ -12,6 +12,7 @@ import { sql, type Kysely } from 'kysely'
 import type { DB } from './schema.ts'
 import type { Dialect } from './index.ts'
 import { DAY, HOUR } from '../../domain/time.ts'
+import { dayOf } from './quota-data.ts'
 
 export interface KeySums {
   key: number
@@ -52,7 +53,7 @@ export async function topFromDays(
   top: number,
 ): Promise<KeySums[] | null> {
   const days: number[] = []
-  for (let d = start - (start % DAY); d <= end; d += DAY) days.push(d)
+  for (let d = dayOf(start); d <= end; d += DAY) days.push(d)
   for (const depth of DEPTHS) {
     const lists = await dayLists(db, dim, days, depth)
     let bound = 0

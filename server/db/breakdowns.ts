@@ -10,6 +10,7 @@ import type { DB } from './schema.ts'
 import type { Dialect } from './index.ts'
 import { DAY, HOUR } from '../../domain/time.ts'
 import { topFromDays } from './breakdown-top.ts'
+import { onIndexes } from './dialect.ts'
 
 export const BREAKDOWN_BY = ['model', 'user', 'token', 'channel'] as const
 export type BreakdownBy = (typeof BREAKDOWN_BY)[number]
@@ -118,16 +119,10 @@ async function labels(db: Kysely<DB>, by: BreakdownBy, keys: string[]): Promise<
  * The breakdown asked: three grouped reads of the buckets (top keys, period totals, top keys per
  * period), in one transaction on PostgreSQL.
  */
-export async function breakdown(db: Kysely<DB>, dialect: Dialect, ask: BreakdownAsk): Promise<Breakdown> {
-  if (dialect === 'sqlite') return breakdownIn(db, dialect, ask)
+export function breakdown(db: Kysely<DB>, dialect: Dialect, ask: BreakdownAsk): Promise<Breakdown> {
   // PostgreSQL without statistics on the buckets (a fresh or just-upgraded database) reads each
   // day's whole list through a bitmap and sorts it, where the index already holds it in order
-  return db.transaction().execute(async (tx) => {
-    await sql`set local enable_bitmapscan = off`.execute(tx)
-    await sql`set local enable_seqscan = off`.execute(tx)
-    await sql`set local max_parallel_workers_per_gather = 0`.execute(tx)
-    return breakdownIn(tx, dialect, ask)
-  })
+  return onIndexes(db, dialect, false, (tx) => breakdownIn(tx, dialect, ask))
 }
 
 async function breakdownIn(db: Kysely<DB>, dialect: Dialect, ask: BreakdownAsk): Promise<Breakdown> {

@@ -2,8 +2,9 @@
  * The SQL that differs between SQLite and PostgreSQL, in one place. Each table's module
  * (server/db/<table>.ts) builds its queries with these; nothing else branches on the dialect.
  */
-import { sql, type Expression, type SqlBool } from 'kysely'
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
 import type { Dialect } from './index.ts'
+import type { DB } from './schema.ts'
 
 // ---- part 2 (tokens, logs, channels, the ledger writers) ------------------------------------------
 
@@ -34,6 +35,22 @@ export function startsWithExpr(dialect: Dialect, expr: Expression<unknown>, pref
   const ref = dialect === 'postgres' ? sql`${expr} collate "C"` : sql`${expr}`
   const upper = prefixUpperBound(prefix)
   return upper === null ? sql<SqlBool>`${ref} >= ${prefix}` : sql<SqlBool>`${ref} >= ${prefix} and ${ref} < ${upper}`
+}
+
+/**
+ * Runs `read` so that PostgreSQL follows the indexes. Without statistics (a fresh or bulk-loaded
+ * database, before autovacuum has analysed it) its planner would rather read a whole table
+ * (sequential and parallel scans) or, unless `bitmaps`, a bitmap of every match, and sort. The
+ * settings hold within one transaction only; SQLite runs `read` on `db` as it is.
+ */
+export function onIndexes<T>(db: Kysely<DB>, dialect: Dialect, bitmaps: boolean, read: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (dialect !== 'postgres') return read(db)
+  return db.transaction().execute(async (tx) => {
+    await sql`set local enable_seqscan = off`.execute(tx)
+    await sql`set local max_parallel_workers_per_gather = 0`.execute(tx)
+    if (!bitmaps) await sql`set local enable_bitmapscan = off`.execute(tx)
+    return read(tx)
+  })
 }
 
 /**

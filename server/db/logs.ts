@@ -7,7 +7,7 @@
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely'
 import type { Dialect } from './index.ts'
 import type { DB, LogsTable } from './schema.ts'
-import { startsWithExact, startsWithExpr, valueRows, type Placeholder } from './dialect.ts'
+import { onIndexes, startsWithExact, startsWithExpr, valueRows, type Placeholder } from './dialect.ts'
 import { LOG_TYPE } from '../../domain/statuses.ts'
 
 export type LogRow = Selectable<LogsTable>
@@ -114,6 +114,11 @@ async function userRowsUpTo(
     .where('type', 'in', [...types])
   if (w.start !== undefined) probe = probe.where('created_at', '>=', w.start)
   if (w.end !== undefined) probe = probe.where('created_at', '<=', w.end)
+  return countCapped(db, probe, cap)
+}
+
+/** How many rows `probe` finds, reading no more than `cap` of them. */
+async function countCapped(db: Kysely<DB>, probe: SelectQueryBuilder<DB, 'logs', { id: number }>, cap: number): Promise<number> {
   const row = await db
     .selectFrom(probe.limit(cap).as('probe'))
     .select(sql<number>`count(*)`.as('n'))
@@ -164,13 +169,7 @@ async function fewByKey(db: Kysely<DB>, dialect: Dialect, f: LogFilter, cap: num
     )
   }
   if (f.channel !== undefined) probes.push(base().where('channel', '=', f.channel).orderBy('channel'))
-  for (const p of probes) {
-    const row = await db
-      .selectFrom(p.limit(cap).as('probe'))
-      .select(sql<number>`count(*)`.as('n'))
-      .executeTakeFirst()
-    if (Number(row?.n ?? 0) < cap) return true
-  }
+  for (const p of probes) if ((await countCapped(db, p, cap)) < cap) return true
   return false
 }
 
@@ -184,7 +183,13 @@ async function fewByKey(db: Kysely<DB>, dialect: Dialect, f: LogFilter, cap: num
  * alone walks newest first when many rows fall in the window and few newer rows come before it,
  * and by the time index otherwise.
  */
-export async function chooseWalk(db: Kysely<DB>, f: LogFilter, limits = WALK_LIMITS, dialect: Dialect = 'sqlite'): Promise<Walk> {
+export async function chooseWalk(
+  db: Kysely<DB>,
+  f: LogFilter,
+  limits = WALK_LIMITS,
+  dialect: Dialect = 'sqlite',
+  typesOf: () => Promise<number[]> = () => logTypes(db),
+): Promise<Walk> {
   const timed = f.start !== undefined || f.end !== undefined
   // a user's own list: their index holds their rows in id order already, the other filters are
   // checked on each of them (unless one of those matches few rows)
@@ -194,7 +199,7 @@ export async function chooseWalk(db: Kysely<DB>, f: LogFilter, limits = WALK_LIM
     // a window that holds few of the user's rows is read on their time index, wherever it lies
     // (a window a month back would otherwise be found by stepping over every newer row)
     if (f.end === undefined) return 'user'
-    const types = f.type !== undefined ? [f.type] : await logTypes(db)
+    const types = f.type !== undefined ? [f.type] : await typesOf()
     const inWindow = await userRowsUpTo(db, { userId: f.userId, start: f.start, end: f.end }, types, limits.wide)
     return inWindow < limits.wide ? 'userTime' : 'user'
   }
@@ -230,21 +235,18 @@ export function listLogsQuery(
 }
 
 export async function listLogs(db: Kysely<DB>, dialect: Dialect, f: LogFilter, page: number, size: number): Promise<LogRow[]> {
-  const walk = await chooseWalk(db, f, WALK_LIMITS, dialect)
-  if (dialect === 'postgres' && (walk === 'ids' || walk === 'user')) {
-    // Filters no index may serve leave PostgreSQL, without statistics, expecting almost no row to
-    // match, so it reads the whole table and sorts (a second at ten million rows) rather than
-    // walk the primary key from the newest row (a few ms: each filter matches many rows). Within
-    // this transaction only, the whole-table read is off the table.
-    return db.transaction().execute(async (tx) => {
-      await sql`set local enable_seqscan = off`.execute(tx)
-      await sql`set local max_parallel_workers_per_gather = 0`.execute(tx)
-      // and on the user walk, the bitmap of all of a user's rows sorted by id
-      if (walk === 'user') await sql`set local enable_bitmapscan = off`.execute(tx)
-      return listLogsQuery(tx, dialect, f, page, size, walk).execute()
-    })
-  }
-  return listLogsQuery(db, dialect, f, page, size, walk, walk === 'userTime' ? await logTypes(db) : []).execute()
+  // the types present are asked once, by the walk's choice or else by the walk itself
+  let types: Promise<number[]> | undefined
+  const typesOnce = () => (types ??= logTypes(db))
+  const walk = await chooseWalk(db, f, WALK_LIMITS, dialect, typesOnce)
+  const known = walk === 'userTime' ? await typesOnce() : []
+  // Filters no index may serve leave PostgreSQL, without statistics, expecting almost no row to
+  // match, so it reads the whole table and sorts (a second at ten million rows) rather than walk
+  // the primary key from the newest row (a few ms: each filter matches many rows); on the user
+  // walk it reads the bitmap of all of a user's rows and sorts them by id.
+  if (walk === 'ids' || walk === 'user')
+    return onIndexes(db, dialect, walk !== 'user', (tx) => listLogsQuery(tx, dialect, f, page, size, walk).execute())
+  return listLogsQuery(db, dialect, f, page, size, walk, known).execute()
 }
 
 /**

@@ -13,11 +13,21 @@ const BUCKET_COLUMNS = ['id', 'user_id', 'username', 'model_name', 'created_at',
 const MODEL_COLUMNS = ['model_name', 'created_at', 'count', 'quota', 'token_used'] as const
 
 /**
- * The rows of `from` (a subquery's text, `columns` in it) as a JSON array written by the database,
- * ordered by hour and model: a month of buckets is some 18,000 rows, which as objects cost more to
- * build, to hand from the SQLite reader thread and to serialise than the query itself.
+ * The `columns` of `table`'s rows from start to end (both inclusive, seconds) that `who` narrows
+ * to, as a JSON array written by the database, ordered by hour and model: a month of buckets is
+ * some 18,000 rows, which as objects cost more to build, to hand from the SQLite reader thread and
+ * to serialise than the query itself.
  */
-async function jsonRows(db: Kysely<DB>, dialect: Dialect, columns: readonly string[], from: RawBuilder<unknown>): Promise<string> {
+async function jsonRows(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  table: 'quota_data' | 'quota_models',
+  columns: readonly string[],
+  range: { start: number; end: number; who?: RawBuilder<unknown> },
+): Promise<string> {
+  const who = range.who ? sql` and ${range.who}` : sql``
+  const from = sql`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)}
+    where created_at >= ${range.start} and created_at <= ${range.end}${who}`
   const order = sql`order by created_at, model_name`
   const r =
     dialect === 'postgres'
@@ -37,9 +47,7 @@ export function userBucketsJson(
   end: number,
 ): Promise<string> {
   const user = 'userId' in who ? sql`user_id = ${who.userId}` : sql`username = ${who.username}`
-  const from = sql`select ${sql.join(BUCKET_COLUMNS.map((c) => sql.ref(c)))} from quota_data
-    where created_at >= ${start} and created_at <= ${end} and ${user}`
-  return jsonRows(db, dialect, BUCKET_COLUMNS, from)
+  return jsonRows(db, dialect, 'quota_data', BUCKET_COLUMNS, { start, end, who: user })
 }
 
 /**
@@ -47,9 +55,7 @@ export function userBucketsJson(
  * JSON: read from quota_models, which holds those sums (quota_data has a row per user besides).
  */
 export function modelTotalsJson(db: Kysely<DB>, dialect: Dialect, start: number, end: number): Promise<string> {
-  const from = sql`select ${sql.join(MODEL_COLUMNS.map((c) => sql.ref(c)))} from quota_models
-    where created_at >= ${start} and created_at <= ${end}`
-  return jsonRows(db, dialect, MODEL_COLUMNS, from)
+  return jsonRows(db, dialect, 'quota_models', MODEL_COLUMNS, { start, end })
 }
 
 // ---- the ledger's buckets -------------------------------------------------------------------------

@@ -35,7 +35,7 @@ function networkFailure(e: unknown): UpstreamFailure {
   if (err.name === 'TimeoutError') return new UpstreamFailure(text('upstream.timeout', { seconds: UPSTREAM_TIMEOUT_MS / 1000 }))
   // a refused or reset connection, an unknown host, a certificate: said in the reader's words
   const net = networkReason(err)
-  if (net) return new UpstreamFailure(text(net.key, { detail: err.cause?.code ?? String(net.params?.detail ?? '') }))
+  if (net) return new UpstreamFailure(text(net.key, { detail: err.cause?.code ?? net.params.detail }))
   return new UpstreamFailure(text('upstream.unreachable', { reason: err.cause?.code ?? err.cause?.message ?? err.message }))
 }
 

@@ -68,9 +68,7 @@ export async function sendMail(o: OptionStore, to: string, subject: string, text
     })
   } catch (e) {
     // a refused connection, an unknown host, a certificate: in the reader's words (the SMTP server's own stay as they came)
-    const net = networkReason(e)
-    const why = net ? message(net.key, { detail: String(net.params?.detail ?? '') }) : e instanceof Error ? e.message : String(e)
-    throw new MailError(message('mail.notSent', { reason: why }))
+    throw new MailError(message('mail.notSent', { reason: networkReason(e) ?? (e instanceof Error ? e.message : String(e)) }))
   } finally {
     transport.close()
   }

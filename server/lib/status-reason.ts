@@ -68,7 +68,7 @@ const NETWORK: Readonly<Record<string, MessageKey>> = {
  * certificate, a body that is not JSON) as a message in the reader's words, with the client's own
  * text kept in brackets for the administrator; null for any other error.
  */
-export function networkReason(err: unknown): Reason | null {
+export function networkReason(err: unknown): { key: MessageKey; params: { detail: string } } | null {
   if (!(err instanceof Error)) return null
   const cause = (err as { cause?: unknown }).cause
   // fetch's own message ("fetch failed") says less than its cause's
@@ -80,7 +80,7 @@ export function networkReason(err: unknown): Reason | null {
   if (!key && /CERT|TLS|SSL/.test(code)) key = 'net.tls'
   if (!key && (err.name === 'TimeoutError' || (err.name === 'AbortError' && /time/i.test(err.message)))) key = 'net.timeout'
   if (!key && err instanceof SyntaxError && /JSON/.test(err.message)) key = 'net.badJson'
-  return key ? reason(key, { detail }) : null
+  return key ? { key, params: { detail } } : null
 }
 
 /**
