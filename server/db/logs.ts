@@ -1,14 +1,13 @@
 /**
- * The logs table: the console's list and statistics (on millions of rows: see chooseWalk), the
- * cleaning, and the columns the relay's ledger writes (one definition for both of its writers,
- * PostgreSQL in-process and the SQLite writer thread, which imports this module: keep it free of
- * anything heavier than kysely).
+ * The logs table: the console's list and statistics (on millions of rows: see chooseWalk) and the
+ * cleaning. The rows the relay's ledger writes are defined in log-rows.ts.
  */
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely'
 import type { Dialect } from './index.ts'
 import type { DB, LogsTable } from './schema.ts'
-import { onIndexes, startsWithExact, startsWithExpr, valueRows, type Placeholder } from './dialect.ts'
+import { onIndexes, startsWithExact, startsWithExpr } from './dialect.ts'
 import { LOG_TYPE } from '../../domain/statuses.ts'
+import { HOUR } from '../../domain/time.ts'
 
 export type LogRow = Selectable<LogsTable>
 
@@ -34,9 +33,11 @@ export interface LogFilter {
  * `user`: one user's rows in id order on their (user_id, id) index, the other filters checked on each;
  * `userTime`: one user's rows in the time window on their (user_id, type, created_at) index (every
  * type present named: see logTypes), their ids sorted;
- * `time` (the statistics of a few hours): the time index finds the rows, every other filter checked on each.
+ * `hours` (a window of some hours far behind the newest rows): each hour's newest ids on the
+ * (hour, id) index, merged; `time` (the statistics of a few hours): the time index finds the rows,
+ * every other filter checked on each.
  */
-export type Walk = 'planner' | 'newest' | 'window' | 'key' | 'ids' | 'user' | 'userTime' | 'time'
+export type Walk = 'planner' | 'newest' | 'window' | 'key' | 'ids' | 'user' | 'userTime' | 'hours' | 'time'
 
 /** The filters besides time and type, each with an index of its own. */
 const keyed = (f: LogFilter) =>
@@ -54,11 +55,11 @@ function applyFilter<O>(
 ): SelectQueryBuilder<DB, 'logs', O> {
   // On the `ids` walk no filter may lead the planner to an index, and on `newest` and `key` the
   // time bounds may not: the walk stays on the id order or on the filter's index.
-  const others = walk === 'ids' || walk === 'user' || walk === 'userTime' || walk === 'time'
+  const others = walk === 'ids' || walk === 'user' || walk === 'userTime' || walk === 'hours' || walk === 'time'
   const col = (column: string, text = false) => (others ? plain(column, text) : sql.ref(column))
   const byUser = walk === 'user' || walk === 'userTime'
   if (f.userId !== undefined) q = q.where(byUser ? sql.ref('user_id') : col('user_id'), '=', f.userId)
-  if (f.type !== undefined) q = q.where('type', '=', f.type)
+  if (f.type !== undefined) q = q.where(walk === 'hours' ? plain('type', false) : sql.ref('type'), '=', f.type)
   // every type present, so that the (user_id, type, created_at) index reads the window of each
   else if (walk === 'userTime' && types.length) q = q.where('type', 'in', [...types])
   if (f.username !== undefined) q = q.where(col('username', true), '=', f.username)
@@ -70,7 +71,9 @@ function applyFilter<O>(
   }
   if (f.channel !== undefined) q = q.where(col('channel'), '=', f.channel)
   const createdAt =
-    walk === 'newest' || walk === 'key' || walk === 'ids' || walk === 'user' ? plain('created_at', false) : sql.ref('created_at')
+    walk === 'newest' || walk === 'key' || walk === 'ids' || walk === 'user' || walk === 'hours'
+      ? plain('created_at', false)
+      : sql.ref('created_at')
   if (f.start !== undefined) q = q.where(createdAt, '>=', f.start)
   if (f.end !== undefined) q = q.where(createdAt, '<=', f.end)
   return q
@@ -209,8 +212,50 @@ export async function chooseWalk(
   } else if (!timed) return 'planner'
   if ((await countUpTo(db, f.start, f.end, limits.wide)) < limits.wide) return 'window'
   const far = f.end !== undefined && (await countUpTo(db, f.end + 1, undefined, limits.skip)) >= limits.skip
-  if (far) return 'window'
+  if (far) return hoursOf(f) ? 'hours' : 'window'
   return keyed(f) ? 'ids' : 'newest'
+}
+
+/** Hours the hours walk merges at the most (SQLite takes 500 terms in one compound select). */
+const MOST_HOURS = 400
+/** Rows the hours walk may take at the most: the page's depth times the hours. */
+const MOST_HOUR_ROWS = 50_000
+
+/** The window's first and last hour (created_at / 3600) when the hours walk can merge it, else null. */
+function hoursOf(f: LogFilter): [number, number] | null {
+  if (f.start === undefined || f.end === undefined || f.start < 0 || f.end < f.start) return null
+  const first = Math.floor(f.start / HOUR)
+  const last = Math.floor(f.end / HOUR)
+  return last - first < MOST_HOURS ? [first, last] : null
+}
+
+/**
+ * The page's ids on the hours walk: each hour of the window gives its newest `depth` matching ids
+ * on the (created_at / 3600, id) index, and the merge of those holds the page. A window a month
+ * back holds hundreds of thousands of rows, which the time index would read only to sort their
+ * ids; the rows' times follow their ids only roughly (batched writes, long streams), so no id
+ * bound can be taken from the time index, but within one hour the index keeps them in id order.
+ * The bounds are checked on each row of the two hours at the window's ends only.
+ */
+function hourIds(db: Kysely<DB>, dialect: Dialect, f: LogFilter, first: number, last: number, page: number, size: number) {
+  const depth = (page + 1) * size
+  const terms = []
+  for (let h = last; h >= first; h--) {
+    const bounds = { start: h === first ? f.start : undefined, end: h === last ? f.end : undefined }
+    const hour = applyFilter(db.selectFrom('logs').select('id'), { ...f, ...bounds }, dialect, 'hours')
+      // the index's own expression (a literal divisor: a parameter would not match it)
+      .where(sql`(${sql.ref('created_at')} / 3600)`, '=', h)
+      .orderBy('id', 'desc')
+      .limit(depth)
+    terms.push(db.selectFrom(hour.as('h')).select('id'))
+  }
+  const merged = terms.reduce((a, b) => a.unionAll(b))
+  return db
+    .selectFrom(merged.as('m'))
+    .select('id')
+    .orderBy('id', 'desc')
+    .limit(size)
+    .offset(page * size)
 }
 
 /**
@@ -226,6 +271,14 @@ export function listLogsQuery(
   walk: Walk = 'planner',
   types: readonly number[] = [],
 ) {
+  if (walk === 'hours') {
+    const hours = hoursOf(f)
+    if (hours && (page + 1) * size * (hours[1] - hours[0] + 1) <= MOST_HOUR_ROWS) {
+      const ids = hourIds(db, dialect, f, hours[0], hours[1], page, size)
+      return db.selectFrom('logs').selectAll().where('id', 'in', ids).orderBy('id', 'desc')
+    }
+    walk = 'window'
+  }
   const order = walk === 'window' || walk === 'key' || walk === 'userTime' ? sql`${sql.ref('id')} + 0` : sql`${sql.ref('id')}`
   const ids = applyFilter(db.selectFrom('logs').select('id'), f, dialect, walk, types)
     .orderBy(order, 'desc')
@@ -244,8 +297,8 @@ export async function listLogs(db: Kysely<DB>, dialect: Dialect, f: LogFilter, p
   // match, so it reads the whole table and sorts (a second at ten million rows) rather than walk
   // the primary key from the newest row (a few ms: each filter matches many rows); on the user
   // walk it reads the bitmap of all of a user's rows and sorts them by id.
-  if (walk === 'ids' || walk === 'user')
-    return onIndexes(db, dialect, walk !== 'user', (tx) => listLogsQuery(tx, dialect, f, page, size, walk).execute())
+  if (walk === 'ids' || walk === 'user' || walk === 'hours')
+    return onIndexes(db, dialect, walk === 'ids', (tx) => listLogsQuery(tx, dialect, f, page, size, walk).execute())
   return listLogsQuery(db, dialect, f, page, size, walk, known).execute()
 }
 
@@ -300,78 +353,4 @@ export async function deleteLogsBefore(db: Kysely<DB>, before: number, batch = C
     const rest = Math.max(1, (performance.now() - started) * CLEAN_REST)
     await new Promise<void>((done) => setTimeout(done, rest))
   }
-}
-
-// ---- the ledger's rows ----------------------------------------------------------------------------
-
-/** A log row as the relay's ledger queues it (plain data: it crosses to the SQLite writer thread). */
-export interface LedgerLog {
-  user_id: number
-  created_at: number
-  type?: number
-  content?: string
-  username: string
-  token_name?: string
-  token_id?: number
-  model_name: string
-  quota: number
-  prompt_tokens: number
-  completion_tokens: number
-  use_time?: number
-  is_stream?: number
-  channel?: number
-  other?: string
-}
-
-/** The columns both ledger writers insert, in the order of `logValues`. */
-export const LEDGER_LOG_COLUMNS = [
-  'user_id',
-  'created_at',
-  'type',
-  'content',
-  'username',
-  'token_name',
-  'token_id',
-  'model_name',
-  'quota',
-  'prompt_tokens',
-  'completion_tokens',
-  'use_time',
-  'is_stream',
-  'channel',
-  'other',
-] as const satisfies ReadonlyArray<keyof LedgerLog>
-
-/** A queued row's values in the order of LEDGER_LOG_COLUMNS, defaults filled. */
-export function logValues(l: LedgerLog): Array<string | number> {
-  return [
-    l.user_id,
-    l.created_at,
-    l.type ?? LOG_TYPE.consume,
-    l.content ?? '',
-    l.username,
-    l.token_name ?? '',
-    l.token_id ?? 0,
-    l.model_name,
-    l.quota,
-    l.prompt_tokens,
-    l.completion_tokens,
-    l.use_time ?? 0,
-    l.is_stream ?? 0,
-    l.channel ?? 0,
-    l.other ?? '',
-  ]
-}
-
-const insertText = new Map<string, string>()
-
-/** `INSERT INTO logs (…) VALUES …` for `rows` rows, written once per size and placeholder style. */
-export function insertLogsSql(rows: number, style: Placeholder): string {
-  const k = `${style}:${rows}`
-  let s = insertText.get(k)
-  if (!s) {
-    s = `INSERT INTO logs (${LEDGER_LOG_COLUMNS.join(', ')}) VALUES ${valueRows(rows, LEDGER_LOG_COLUMNS.length, style)}`
-    insertText.set(k, s)
-  }
-  return s
 }

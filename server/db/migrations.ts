@@ -4,7 +4,7 @@ import { Migrator, type Migration } from 'kysely/migration'
 import type { Dialect } from './index.ts'
 
 import { big, int, text, withId, type Table } from './migration-columns.ts'
-import { quotaDays, quotaDims, quotaModels, tasksByPlatform, tokenSums, userBucketsByTime } from './migrations-usage.ts'
+import { logsByHour, quotaDays, quotaDims, quotaModels, tasksByPlatform, tokenSums, userBucketsByTime } from './migrations-usage.ts'
 
 function init(dialect: Dialect): Migration {
   return {
@@ -348,6 +348,7 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
         '0018_quota_days': quotaDays(dialect),
         '0019_user_buckets_by_time': userBucketsByTime(),
         '0020_tasks_by_platform': tasksByPlatform(),
+        '0021_logs_by_hour': logsByHour(),
       }),
     },
     migrationTableName: 'tollgate_migrations',

@@ -3,7 +3,7 @@
  * writer thread): plain data only, as it crosses a thread boundary. The SQL the writers share
  * lives with its table (server/db/logs.ts, server/db/quota-data.ts) or here.
  */
-import type { LedgerLog } from '../db/logs.ts'
+import type { LedgerLog } from '../db/log-rows.ts'
 import type { BucketDelta, DimDelta } from '../db/quota-data.ts'
 import { TOKEN_STATUS } from '../../domain/statuses.ts'
 import { tokenLimitSql } from '../../domain/token-rules.ts'

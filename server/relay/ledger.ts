@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { AppContext } from '../context.ts'
-import type { LedgerLog } from '../db/logs.ts'
+import type { LedgerLog } from '../db/log-rows.ts'
 import { forgetMarks, readMarks } from '../db/ledger-journal.ts'
 import type { RelayState, TokenState, UserState } from './state.ts'
 import type { Fresh, PlainBatch } from './ledger-batch.ts'

@@ -2,7 +2,7 @@
  * The ledger's batch in memory: the deltas and log rows settled since the last write, and the
  * journal files and entry numbers that cover them (server/relay/journal.ts).
  */
-import type { LedgerLog } from '../db/logs.ts'
+import type { LedgerLog } from '../db/log-rows.ts'
 import { hourOf, type BucketDelta, type DimDelta } from '../db/quota-data.ts'
 import type { PlainBatch } from './ledger-batch.ts'
 

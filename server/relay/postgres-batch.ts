@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely'
 import type { DB } from '../db/schema.ts'
-import { insertLogsSql, logValues } from '../db/logs.ts'
+import { insertLogsSql, logValues } from '../db/log-rows.ts'
 import {
   bucketValues,
   byDimRow,

@@ -1,5 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import { insertLogsSql, logValues } from '../db/logs.ts'
+import { insertLogsSql, logValues } from '../db/log-rows.ts'
 import {
   bucketValues,
   dayDeltas,

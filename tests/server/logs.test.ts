@@ -318,7 +318,7 @@ for (const dialect of dialects) {
               .sort((a, b) => b - a)
               .slice(page * size, page * size + size)
             const types = await logTypes(db)
-            for (const walk of ['planner', 'newest', 'window', 'key', 'ids', 'user', 'userTime'] as Walk[]) {
+            for (const walk of ['planner', 'newest', 'window', 'key', 'ids', 'user', 'userTime', 'hours'] as Walk[]) {
               const got = (await listLogsQuery(db, database.dialect, f, page, size, walk, types).execute()).map((r) => r.id)
               assert.deepEqual(got, want, `${walk} ${JSON.stringify({ start, end, type, page, size })}`)
             }
@@ -356,7 +356,8 @@ for (const dialect of dialects) {
       assert.equal(await chooseWalk(db, { start: T0, end: newest + 60 }, limits), 'newest', 'wide and recent')
       assert.equal(await chooseWalk(db, { start: T0 }, limits), 'newest', 'open-ended')
       assert.equal(await chooseWalk(db, { start: newest - 100, end: newest + 60 }, limits), 'window', 'narrow')
-      assert.equal(await chooseWalk(db, { start: T0 - 500, end: T0 + 1500 }, limits), 'window', 'wide but far behind the newest rows')
+      assert.equal(await chooseWalk(db, { start: T0 - 500, end: T0 + 1500 }, limits), 'hours', 'wide but far behind the newest rows')
+      assert.equal(await chooseWalk(db, { end: T0 + 1500 }, limits), 'window', 'far behind, no start: no hours to merge')
       assert.equal(await chooseWalk(db, { start: T0, end: newest - 600 }, limits), 'newest', 'wide, a few newer rows to step over')
       assert.equal(await chooseWalk(db, { start: T0, end: newest, username: 'root' }, limits), 'ids', 'a common filter: the id order')
       assert.equal(await chooseWalk(db, { username: 'root' }, limits), 'ids', 'a common filter, no time')
