@@ -138,3 +138,18 @@ export function logsByHour(): Migration {
     },
   }
 }
+
+/**
+ * The statistics of a token name from its tokens' buckets (log-stat.ts, tokensOnlyNamed): the
+ * tokens that wrote rows under the name, and whether one of them wrote under another. The
+ * (token_name, token_id) index serves all that the (token_name) one did.
+ */
+export function logsByTokenId(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema.dropIndex('logs_token_name').execute()
+      await db.schema.createIndex('logs_token_name_id').on('logs').columns(['token_name', 'token_id']).execute()
+      await db.schema.createIndex('logs_token_id_name').on('logs').columns(['token_id', 'token_name']).execute()
+    },
+  }
+}

@@ -4,7 +4,16 @@ import { Migrator, type Migration } from 'kysely/migration'
 import type { Dialect } from './index.ts'
 
 import { big, int, text, withId, type Table } from './migration-columns.ts'
-import { logsByHour, quotaDays, quotaDims, quotaModels, tasksByPlatform, tokenSums, userBucketsByTime } from './migrations-usage.ts'
+import {
+  logsByHour,
+  logsByTokenId,
+  quotaDays,
+  quotaDims,
+  quotaModels,
+  tasksByPlatform,
+  tokenSums,
+  userBucketsByTime,
+} from './migrations-usage.ts'
 
 function init(dialect: Dialect): Migration {
   return {
@@ -349,6 +358,7 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
         '0019_user_buckets_by_time': userBucketsByTime(),
         '0020_tasks_by_platform': tasksByPlatform(),
         '0021_logs_by_hour': logsByHour(),
+        '0022_logs_by_token_id': logsByTokenId(),
       }),
     },
     migrationTableName: 'tollgate_migrations',

@@ -49,6 +49,23 @@ for (const dialect of dialects) {
           channel: (i % 5) + 1,
         })
       }
+      // a token renamed halfway: its rows carry two names, so its buckets hold neither name's rows alone
+      for (let i = 0; i < 40; i++) {
+        rows.push({
+          user_id: ann.id,
+          username: 'ann',
+          created_at: T0 + i * 700,
+          type: 2,
+          content: `renamed ${i}`,
+          token_name: i < 20 ? 'first-name' : 'second-name',
+          token_id: 777,
+          model_name: 'gpt-4o',
+          quota: 1000 + i,
+          prompt_tokens: 1,
+          completion_tokens: 1,
+          channel: 1,
+        })
+      }
       await s.ctx.db.insertInto('logs').values(rows).execute()
       await seedBuckets(s.ctx.database)
     })
@@ -66,7 +83,13 @@ for (const dialect of dialects) {
       ['a user', { username: 'ann', start: T0 + 700 }, `username=ann&start_timestamp=${T0 + 700}`],
       ['a user and a model', { username: 'ann', modelName: 'o1' }, 'username=ann&model_name=o1'],
       ['a channel', { channel: 3, end: T0 + 6 * H + 5 }, `channel=3&end_timestamp=${T0 + 6 * H + 5}`],
-      ['a token (the rows only)', { tokenName: 'ann-key' }, 'token_name=ann-key'],
+      ['a token', { tokenName: 'ann-key' }, 'token_name=ann-key'],
+      [
+        'a token, inside hours',
+        { tokenName: 'ben-key', start: T0 + 100, end: T0 + 6 * H + 1 },
+        `token_name=ben-key&start_timestamp=${T0 + 100}&end_timestamp=${T0 + 6 * H + 1}`,
+      ],
+      ['a renamed token', { tokenName: 'second-name' }, 'token_name=second-name'],
       ['a type that is not consumption', { type: 1 }, 'type=1'],
     ]
 
@@ -92,6 +115,32 @@ for (const dialect of dialects) {
         assert.deepEqual(partial, await raw({ start: T0 + 2 * H + 1, end: T0 + 3 * H }), 'a partial hour comes from the rows')
       } finally {
         await sql`update quota_models set quota = quota - 1000000 where created_at = ${T0 + 2 * H} and model_name = 'o1'`.execute(s.ctx.db)
+      }
+    })
+
+    it("reads a token name's whole hours from its token's buckets, unless the token carried another name", async () => {
+      const bump = (by: number, key: number) =>
+        sql`update quota_dims set quota = quota + ${by} where dim = 'token' and key_id = ${key} and created_at = ${T0 + 3 * H}`.execute(
+          s.ctx.db,
+        )
+      await bump(1_000_000, ann.id * 10)
+      await bump(1_000_000, 777)
+      try {
+        const range = `start_timestamp=${T0 + 10}&end_timestamp=${T0 + 5 * H}`
+        const f = { start: T0 + 10, end: T0 + 5 * H }
+        const named = (await root.get(`/api/log/stat?token_name=ann-key&${range}`)).body.data
+        assert.equal(named.quota, (await raw({ ...f, tokenName: 'ann-key' })).quota + 1_000_000, 'the bucket answered')
+        const own = (await ann.get(`/api/log/self/stat?token_name=ann-key&${range}`)).body.data
+        assert.equal(own.quota, (await raw({ ...f, tokenName: 'ann-key', userId: ann.id })).quota + 1_000_000, 'own: the bucket answered')
+        const others = (await root.get(`/api/log/stat?token_name=ann-key&username=ann&${range}`)).body.data
+        assert.deepEqual(others, await raw({ ...f, tokenName: 'ann-key', username: 'ann' }), 'with a username: the rows')
+        for (const name of ['first-name', 'second-name']) {
+          const renamed = (await root.get(`/api/log/stat?token_name=${name}&${range}`)).body.data
+          assert.deepEqual(renamed, await raw({ ...f, tokenName: name }), `${name}: the rows`)
+        }
+      } finally {
+        await bump(-1_000_000, ann.id * 10)
+        await bump(-1_000_000, 777)
       }
     })
 
