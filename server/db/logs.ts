@@ -162,7 +162,8 @@ async function fewByKey(db: Kysely<DB>, dialect: Dialect, f: LogFilter, cap: num
   const base = () => db.selectFrom('logs').select('id')
   if (f.userId !== undefined) probes.push(base().where('user_id', '=', f.userId).orderBy('user_id'))
   if (f.username !== undefined) probes.push(base().where('username', '=', f.username).orderBy('username'))
-  if (f.tokenName !== undefined) probes.push(base().where('token_name', '=', f.tokenName).orderBy('token_name'))
+  // the whole (token_name, token_id) order: with the name fixed, token_name alone orders nothing
+  if (f.tokenName !== undefined) probes.push(base().where('token_name', '=', f.tokenName).orderBy('token_name').orderBy('token_id'))
   if (f.modelName !== undefined) {
     const model = dialect === 'postgres' ? sql`${sql.ref('model_name')} collate "C"` : sql.ref('model_name')
     probes.push(
