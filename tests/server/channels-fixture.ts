@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { startServer, type Dialect } from './helpers.ts'
+import { describeFixture, startServer, type Dialect } from './helpers.ts'
 
 interface Seen {
   method: string
@@ -91,7 +91,7 @@ export async function channelsFixture(dialect: Dialect) {
     async reset() {
       await s.ctx.db.deleteFrom('abilities').execute()
       await s.ctx.db.deleteFrom('channels').execute()
-      fx.events = []
+      fx.events.length = 0
     },
     async close() {
       await upstream.close()
@@ -105,3 +105,8 @@ export async function channelsFixture(dialect: Dialect) {
 }
 
 export type ChannelsFixture = Awaited<ReturnType<typeof channelsFixture>>
+
+/** The suite of a channels test file, once per dialect, the tables emptied before each test. */
+export function describeChannels(tests: (fx: ChannelsFixture) => void): void {
+  describeFixture('channels', channelsFixture, tests, (fx) => fx.reset())
+}

@@ -3,6 +3,7 @@
  * driven through `app.request` (no port). SQLite always; PostgreSQL when TEST_DATABASE_URL is set
  * (each server gets a fresh database of its own on that PostgreSQL, dropped on close).
  */
+import { after, before, beforeEach, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,6 +17,30 @@ export type Dialect = 'sqlite' | 'postgres'
 
 /** The databases this run covers: SQLite, plus PostgreSQL when TEST_DATABASE_URL is set. */
 export const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']
+
+/**
+ * A suite once per dialect around a fixture: `start` runs before its tests, the fixture's close()
+ * after them and `each` (a reset) before every test. `tests` declares the tests against the
+ * fixture, whose fields they read inside the tests (they are filled in by then).
+ */
+export function describeFixture<F extends { close(): unknown }>(
+  title: string,
+  start: (dialect: Dialect) => Promise<F>,
+  tests: (fx: F, dialect: Dialect) => void,
+  each?: (fx: F) => unknown,
+): void {
+  for (const dialect of dialects) {
+    describe(`${title} (${dialect})`, () => {
+      const fx = {} as F
+      before(async () => {
+        Object.assign(fx, await start(dialect))
+      })
+      after(() => fx.close())
+      if (each) beforeEach(() => each(fx))
+      tests(fx, dialect)
+    })
+  }
+}
 
 export interface TestServer extends Server {
   dialect: Dialect

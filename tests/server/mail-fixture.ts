@@ -3,11 +3,10 @@
  * mail, a server set up to send through it, a dead port, and the code and reset link read out of a
  * mail.
  */
-import { after, before, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
-import { dialects, startServer, type Dialect, type TestServer } from './helpers.ts'
+import { describeFixture, startServer, type Dialect, type TestServer } from './helpers.ts'
 
 export interface Mail {
   from: string
@@ -95,16 +94,7 @@ export async function mailFixture(dialect: Dialect): Promise<MailFixture> {
  * suite starts before them and closes after them (read its fields inside the tests).
  */
 export function describeMail(tests: (fx: MailFixture, dialect: Dialect) => void): void {
-  for (const dialect of dialects) {
-    describe(`mail: verification, reset and e-mail binding (${dialect})`, () => {
-      const fx = {} as MailFixture
-      before(async () => {
-        Object.assign(fx, await mailFixture(dialect))
-      })
-      after(() => fx.close())
-      tests(fx, dialect)
-    })
-  }
+  describeFixture('mail: verification, reset and e-mail binding', mailFixture, tests)
 }
 
 /** A loopback port with nothing listening (bound, then released). */
