@@ -5,18 +5,9 @@
 import { expect } from '@esm-bundle/chai'
 import { setViewport } from '@web/test-runner-commands'
 import '../../elements/index.ts'
-import { $, $$, cleanup, goTo, mount, setOptions, signInAs, uniqueName, waitFor } from './helpers.ts'
+import { $, $$, api, cleanup, goTo, mount, setOptions, signInAs, uniqueName, waitFor } from './helpers.ts'
 import { consoleAt } from './console-helpers.ts'
 import { insertLogs } from './logs-helpers.ts'
-
-async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return res.json()
-}
 
 /** How many lines a box's text takes: the distinct tops of its text's line boxes. */
 function lines(el: Element): number {

@@ -1,17 +1,8 @@
 // What the channels element tests share (split from channels.test.ts by topic).
 import type { Channel } from '../../src/api/types.ts'
-import { $, mount, serverCommand, sleep, uniqueName, waitFor, waitForText } from './helpers.ts'
+import { $, api, mount, serverCommand, sleep, uniqueName, waitFor, waitForText, type Control } from './helpers.ts'
 
-export type Envelope<T = any> = { success: boolean; message: string; data: T; [k: string]: unknown }
-
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<Envelope<T>> {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return res.json()
-}
+export { api, type Control } from './helpers.ts'
 
 export let upstream = ''
 
@@ -36,8 +27,6 @@ export const setColumns = (id: number, set: Record<string, unknown>) => serverCo
 export async function searchByName(name: string): Promise<Channel[]> {
   return (await api<Channel[]>('GET', `/api/channel/search?keyword=${encodeURIComponent(name)}`)).data
 }
-
-export type Control = HTMLElement & { value: any; checked?: boolean; open?: boolean; updateComplete?: Promise<unknown> }
 
 export const rowOf = (el: Element, id: number) => $<HTMLTableRowElement>(el, `tr[data-id="${id}"]`)
 export const waitRow = (el: Element, id: number) => waitFor(() => rowOf(el, id), `row ${id}`)

@@ -218,6 +218,29 @@ export async function envelopeOf<T = any>(res: Response): Promise<{ success: boo
   }
 }
 
+/** An answer's envelope, with whatever else the route puts beside `data` (a total, a page). */
+export type Envelope<T = any> = { success: boolean; message: string; data: T; [k: string]: unknown }
+
+/** A test's own call of the server's API as the signed-in user (arrangement and checks): its envelope. */
+export async function api<T = any>(method: string, path: string, body?: unknown): Promise<Envelope<T>> {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return envelopeOf(res)
+}
+
+/** A Shoelace control as the tests read and set it. */
+export type Control = HTMLElement & {
+  value: any
+  checked?: boolean
+  open?: boolean
+  disabled?: boolean
+  placeholder?: string
+  updateComplete?: Promise<unknown>
+}
+
 /** Registers a user through the real API and signs it in (server cookie + stored user). */
 export async function registerAndSignIn(username = uniqueName(), password = 'password123'): Promise<User> {
   const reg = await fetch('/api/user/register', {

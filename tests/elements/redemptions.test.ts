@@ -22,19 +22,9 @@ import {
   waitForToast,
   expectPrefetchTakenOver,
   cleanupAndResize,
+  api,
+  type Control,
 } from './helpers.ts'
-
-type Envelope<T = any> = { success: boolean; message: string; data: T }
-type Control = HTMLElement & { value: any; checked?: boolean; open?: boolean; disabled?: boolean; updateComplete?: Promise<unknown> }
-
-async function api<T = any>(method: string, path: string, body?: unknown): Promise<Envelope<T>> {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return res.json()
-}
 
 /** Codes made through the API (arrangement); returns the rows. */
 async function newCodes(count = 1, quota = 100000): Promise<Redemption[]> {

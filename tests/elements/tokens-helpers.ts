@@ -1,17 +1,10 @@
 // What the tokens element tests share (split from tokens.test.ts by topic).
 import type { Token } from '../../src/api/types.ts'
-import { $, $$, envelopeOf, mount, sleep, waitFor } from './helpers.ts'
+import { $, $$, api, mount, sleep, waitFor } from './helpers.ts'
 
 export type Sl = HTMLElement & { value: string; disabled: boolean; checked: boolean; open: boolean; updateComplete?: Promise<unknown> }
 
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<{ success: boolean; message: string; data: T }> {
-  const res = await fetch(path, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  return envelopeOf(res)
-}
+export { api } from './helpers.ts'
 
 /** My tokens as the server has them (newest first). */
 export async function serverTokens(): Promise<Token[]> {

@@ -1,17 +1,10 @@
 // What the topup element tests share (split from topup.test.ts by topic).
 import { $session } from '../../src/stores/session.ts'
-import { $, CONSOLE_HEADER, loadStatus, mount, setOptions, signInAs, sleep, waitFor } from './helpers.ts'
+import { $, api, CONSOLE_HEADER, loadStatus, mount, setOptions, signInAs, sleep, waitFor } from './helpers.ts'
 
 export type Sl = HTMLElement & { value: string; open: boolean; updateComplete?: Promise<unknown> }
 
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<{ success: boolean; message: string; data: T }> {
-  const res = await fetch(path, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  return res.json()
-}
+export { api } from './helpers.ts'
 
 /** A redemption code made by root through the admin API (signs root out again). */
 export async function codeFromRoot(quota: number): Promise<string> {

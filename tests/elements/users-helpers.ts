@@ -1,25 +1,8 @@
 // What the users element tests share (split from users.test.ts by topic).
 import type { User } from '../../src/api/types.ts'
-import { $, mount, signInAs, sleep, uniqueName, waitFor } from './helpers.ts'
+import { $, api, mount, signInAs, sleep, uniqueName, waitFor, type Control } from './helpers.ts'
 
-export type Envelope<T = any> = { success: boolean; message: string; data: T }
-export type Control = HTMLElement & {
-  value: any
-  checked?: boolean
-  open?: boolean
-  disabled?: boolean
-  placeholder?: string
-  updateComplete?: Promise<unknown>
-}
-
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<Envelope<T>> {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return res.json()
-}
+export { api, type Control } from './helpers.ts'
 
 export const PASSWORD = 'password123'
 
