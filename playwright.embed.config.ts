@@ -1,6 +1,5 @@
 import { defineConfig } from '@playwright/test'
-import { rmSync } from 'node:fs'
-import { CHROMIUM_ARGS } from './playwright.config.ts'
+import { chromiumUse, gatewayServer, PLAYWRIGHT_SUITE } from './tests/browser-suites.ts'
 
 /**
  * The cross-site suite (`npm test -- embed`): the gateway and the sites that embed it on made-up
@@ -15,49 +14,22 @@ export const EMBED = {
   evil: `http://evil.test:${PORT + 1}`,
   probe: `https://gateway.test:${PORT + 2}`,
 }
-const DATA_DIR = 'tests/embed/.data'
-if (!process.env.TEST_WORKER_INDEX) rmSync(DATA_DIR, { recursive: true, force: true })
 
 export default defineConfig({
+  ...PLAYWRIGHT_SUITE,
   testDir: 'tests/embed',
-  testMatch: '**/*.spec.ts',
-  fullyParallel: false,
-  workers: 1,
-  retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list'], ['./tests/e2e/summary-reporter.ts']],
   use: {
-    browserName: 'chromium',
+    ...chromiumUse([
+      // nothing about cookies: Chromium's own default blocks them cross-site, and the suite's
+      // first test proves it does before the others rely on it
+      '--host-resolver-rules=MAP gateway.test 127.0.0.1, MAP shop.test 127.0.0.1, MAP evil.test 127.0.0.1',
+    ]),
     ignoreHTTPSErrors: true,
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        ...CHROMIUM_ARGS,
-        // nothing about cookies: Chromium's own default blocks them cross-site, and the suite's
-        // first test proves it does before the others rely on it
-        '--host-resolver-rules=MAP gateway.test 127.0.0.1, MAP shop.test 127.0.0.1, MAP evil.test 127.0.0.1',
-      ],
-    },
-    screenshot: 'only-on-failure',
-    trace: 'off',
   },
   webServer: [
-    {
-      command: 'node server/main.ts',
-      url: `http://127.0.0.1:${PORT}/api/status`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      env: {
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        DATA_DIR,
-        SESSION_SECRET: 'embed-secret',
-        CRITICAL_RATE_LIMIT: '10000',
-        API_RATE_LIMIT: '0',
-        CORS_ORIGINS: EMBED.shop,
-      },
-    },
+    gatewayServer(PORT, 'tests/embed/.data', { SESSION_SECRET: 'embed-secret', CORS_ORIGINS: EMBED.shop }),
     {
       command: `node tests/embed/host-server.ts ${PORT + 1} ${PORT + 2} ${EMBED.gateway}`,
       url: `http://127.0.0.1:${PORT + 1}/blank.html`,

@@ -11,8 +11,8 @@ import { playwrightLauncher } from '@web/test-runner-playwright'
 import { vitePlugin, removeViteLogging } from '@remcovaes/web-test-runner-vite-plugin'
 import { apiProxy, payEcho, statusEndpoint, stopTestServer } from './tests/elements/test-server.ts'
 import { adminFixtures, serverCommands } from './tests/elements/server-commands.ts'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/browser-suites.ts'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const VITE_PORT = Number(process.env.WTR_VITE_PORT ?? 5273)
 
 /**
@@ -70,17 +70,9 @@ export default {
     playwrightLauncher({
       product: 'chromium',
       launchOptions: {
-        executablePath: CHROMIUM,
+        executablePath: CHROMIUM_PATH,
         headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
+        args: CHROMIUM_ARGS,
       },
       // tests talk only to loopback: outside widgets (bot check, Telegram) are refused, not fetched
       async createPage({ context }) {

@@ -8,6 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import pg from 'pg'
+import { CHROMIUM_PATH as CHROMIUM } from '../tests/browser-suites.ts'
 
 interface Suite {
   name: string
@@ -29,8 +30,6 @@ const closingLine = (label: string) => (out: string) => {
   const m = new RegExp(`^${label}: (\\d+) passed, (\\d+) failed`, 'm').exec(out)
   return m ? { passed: Number(m[1]), failed: Number(m[2]) } : null
 }
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 function ensureChromium(): string | null {
   if (existsSync(CHROMIUM)) return null

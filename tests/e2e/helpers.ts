@@ -2,6 +2,7 @@ import { expect, request as playwrightRequest, type APIRequestContext, type Page
 import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { UPSTREAM_PORT } from '../browser-suites.ts'
 
 let n = 0
 /** A username that is new in this run (at most 12 characters, as the server allows). */
@@ -49,7 +50,7 @@ export function storedUser(page: Page): Promise<{ username: string; role: number
 }
 
 /** The fake OpenAI-compatible upstream playwright.config.ts starts beside the server. */
-export const UPSTREAM_URL = `http://127.0.0.1:${Number(process.env.E2E_UPSTREAM_PORT ?? Number(process.env.E2E_PORT ?? 3199) - 9)}`
+export const UPSTREAM_URL = `http://127.0.0.1:${UPSTREAM_PORT}`
 
 /** The SQLite file of the e2e server (playwright.config.ts: DATA_DIR tests/e2e/.data). */
 export const E2E_DATABASE = resolve('tests/e2e/.data/tollgate.db')

@@ -1,9 +1,6 @@
 import { test, expect, request as playwrightRequest, type APIRequestContext } from '@playwright/test'
 import OpenAI from 'openai'
-import { newUsername, register, signIn } from './helpers.ts'
-
-const upstreamPort = Number(process.env.E2E_UPSTREAM_PORT ?? Number(process.env.E2E_PORT ?? 3199) - 9)
-const UPSTREAM = `http://127.0.0.1:${upstreamPort}`
+import { newUsername, register, signIn, UPSTREAM_URL as UPSTREAM } from './helpers.ts'
 
 async function asRoot(baseURL: string): Promise<APIRequestContext> {
   const root = await playwrightRequest.newContext({ baseURL })

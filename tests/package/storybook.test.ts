@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from 'node:os'
 import { extname, join, normalize } from 'node:path'
 import { chromium, type BrowserContext } from 'playwright-core'
-import { CHROMIUM_ARGS } from '../../playwright.config.ts'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../browser-suites.ts'
 import { ROOT } from '../../scripts/manifest.ts'
 import { capture } from '../../scripts/capture-fixtures.ts'
 
@@ -203,7 +203,7 @@ test('every built story renders in Chromium without a console error (axe-core: s
     .filter((id) => !ONLY || id.includes(ONLY))
   if (!ONLY) assert.ok(ids.length >= 15 * 9, `${ids.length} stories: expected one per element and state`)
   const { server, base } = await serveStatic()
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
   const started = Date.now()
   const reports: StoryReport[] = []
   try {
