@@ -13,18 +13,31 @@ interface FormDialogProps {
   busy: boolean
   submitLabel: string
   cancelLabel: string
+  /** the submit button's colour: danger for a form that deletes */
+  variant?: 'primary' | 'danger'
   children: ReactNode
 }
 
 /** A dialog of one short form: its fields, then Cancel and the submit button (busy while it runs). */
-export function FormDialog({ label, name, open, onClose, onSubmit, busy, submitLabel, cancelLabel, children }: FormDialogProps) {
+export function FormDialog({
+  label,
+  name,
+  open,
+  onClose,
+  onSubmit,
+  busy,
+  submitLabel,
+  cancelLabel,
+  variant = 'primary',
+  children,
+}: FormDialogProps) {
   return (
     <sl-dialog label={label} open={open} data-dialog={name} onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}>
       <form className="tg-form" onSubmit={onSubmit} noValidate>
         {children}
         <div className="tg-dialog-actions">
           <sl-button onClick={onClose}>{cancelLabel}</sl-button>
-          <sl-button type="submit" variant="primary" loading={busy}>
+          <sl-button type="submit" variant={variant} loading={busy}>
             {submitLabel}
           </sl-button>
         </div>

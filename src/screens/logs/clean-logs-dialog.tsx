@@ -4,10 +4,9 @@ import { cleanLogs } from '../../stores/logs.ts'
 import { now } from '../../stores/clock.ts'
 import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
+import { FormDialog } from '../../ui/form-dialog.tsx'
 import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
 import { MONTH } from '../../../domain/time.ts'
-import '@shoelace-style/shoelace/dist/components/button/button.js'
-import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../i18n/en/logs.ts'
 
@@ -44,29 +43,26 @@ export function CleanLogsDialog({ open, onClose }: { open: boolean; onClose: () 
   }
 
   return (
-    <sl-dialog
+    <FormDialog
       label={t('logs.clean.title')}
+      name="clean-logs"
       open={open}
-      data-dialog="clean-logs"
-      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      submitLabel={t('logs.clean.submit')}
+      cancelLabel={t('common.cancel')}
+      variant="danger"
     >
-      <form className="tg-form" onSubmit={submit} noValidate>
-        <p className="tg-muted tg-small">{t('logs.clean.body')}</p>
-        {message && <FormMessage variant="danger">{message}</FormMessage>}
-        <sl-input
-          label={t('logs.clean.before')}
-          name="target"
-          type="datetime-local"
-          value={value}
-          onsl-input={(e: Event) => setValue((e.target as HTMLInputElement).value)}
-        ></sl-input>
-        <div className="tg-dialog-actions">
-          <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
-          <sl-button variant="danger" type="submit" loading={busy}>
-            {t('logs.clean.submit')}
-          </sl-button>
-        </div>
-      </form>
-    </sl-dialog>
+      <p className="tg-muted tg-small">{t('logs.clean.body')}</p>
+      {message && <FormMessage variant="danger">{message}</FormMessage>}
+      <sl-input
+        label={t('logs.clean.before')}
+        name="target"
+        type="datetime-local"
+        value={value}
+        onsl-input={(e: Event) => setValue((e.target as HTMLInputElement).value)}
+      ></sl-input>
+    </FormDialog>
   )
 }

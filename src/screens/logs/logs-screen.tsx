@@ -1,4 +1,4 @@
-import { useEffect, useState, type ComponentProps } from 'react'
+import { lazy, Suspense, useEffect, useState, type ComponentProps } from 'react'
 import { useStore } from '@nanostores/react'
 import { useLogLabels } from './logs-labels.ts'
 import { $logStat, logList, refreshLogStat, searchLogs, type LogFilters as AppliedFilters } from '../../stores/logs.ts'
@@ -18,7 +18,6 @@ import { fromLocalInput, toLocalInput } from '../../ui/datetime.ts'
 import { LogFilters, type LogDraft } from './log-filters.tsx'
 import { LogTable } from './log-table.tsx'
 import { UserInfoDialog } from './user-info-dialog.tsx'
-import { CleanLogsDialog } from './clean-logs-dialog.tsx'
 import { ExportLogs } from './export-logs.tsx'
 import listCss from '../../ui/list.css?inline'
 import logsCss from './logs.css?inline'
@@ -30,6 +29,9 @@ import '../../ui/icons/journal-text.ts'
 import '@shoelace-style/shoelace/dist/components/select/select.js'
 import '@shoelace-style/shoelace/dist/components/option/option.js'
 import '../../i18n/en/logs.ts'
+
+/** The log cleaning is root's, and rare: its dialog loads when it first opens. */
+const CleanLogsDialog = lazy(async () => ({ default: (await import('./clean-logs-dialog.tsx')).CleanLogsDialog }))
 
 /** Below this width the filter form folds behind a "Filters" toggle. */
 export const SMALL_SCREEN = '(max-width: 640px)'
@@ -144,7 +146,11 @@ export function LogsScreen() {
         )}
       </ListLoadState>
       {admin && <UserInfoDialog target={userInfo} onClose={() => setUserInfo(null)} />}
-      {admin && cleaning && <CleanLogsDialog open={cleaning} onClose={() => setCleaning(false)} />}
+      {admin && cleaning && (
+        <Suspense fallback={null}>
+          <CleanLogsDialog open={cleaning} onClose={() => setCleaning(false)} />
+        </Suspense>
+      )}
       {fallback}
     </div>
   )

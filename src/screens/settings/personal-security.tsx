@@ -3,7 +3,6 @@ import { useSettingsLabels } from './personal-labels.ts'
 import * as selfApi from '../../api/self.ts'
 import type { User } from '../../api/types.ts'
 import { endSession } from '../../stores/account.ts'
-import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { FormDialog, useDialogSubmit } from '../../ui/form-dialog.tsx'
 import { useNavigate } from '../../ui/navigation.tsx'
@@ -11,7 +10,6 @@ import { problemMessage } from '../../i18n/t.ts'
 import { passwordProblem, passwordsDifferProblem } from '../../../domain/account-rules.ts'
 import { firstProblem } from '../../../domain/problem.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
-import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../ui/icons/clipboard.ts'
@@ -84,52 +82,35 @@ function DeleteDialog({
 }) {
   const t = useSettingsLabels()
   const [typed, setTyped] = useState('')
-  const [message, setMessage] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { message, busy, run } = useDialogSubmit(onDeleted)
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault()
-    setMessage(null)
-    if (typed !== username) {
-      setMessage(t('settings.delete.mismatch'))
-      return
-    }
-    setBusy(true)
-    try {
-      await selfApi.deleteAccount()
-      toast.success(t('settings.delete.done'))
-      onDeleted()
-    } catch {
-      // the API client has shown the server's message
-      setBusy(false)
-    }
+    void run(typed === username ? null : t('settings.delete.mismatch'), () => selfApi.deleteAccount(), t('settings.delete.done'))
   }
 
   return (
-    <sl-dialog
+    <FormDialog
       label={t('settings.delete.title')}
+      name="delete"
       open={open}
-      data-dialog="delete"
-      onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      submitLabel={t('settings.delete.submit')}
+      cancelLabel={t('common.cancel')}
+      variant="danger"
     >
-      <form className="tg-form" onSubmit={submit} noValidate>
-        <FormMessage variant="danger">{t('settings.delete.warning')}</FormMessage>
-        {message && <FormMessage>{message}</FormMessage>}
-        <sl-input
-          label={t('settings.delete.label', { name: username })}
-          name="confirm-username"
-          autocomplete="off"
-          value={typed}
-          onsl-input={(e: Event) => setTyped((e.target as HTMLInputElement).value)}
-        ></sl-input>
-        <div className="tg-dialog-actions">
-          <sl-button onClick={onClose}>{t('common.cancel')}</sl-button>
-          <sl-button type="submit" variant="danger" loading={busy}>
-            {t('settings.delete.submit')}
-          </sl-button>
-        </div>
-      </form>
-    </sl-dialog>
+      <FormMessage variant="danger">{t('settings.delete.warning')}</FormMessage>
+      {message && <FormMessage>{message}</FormMessage>}
+      <sl-input
+        label={t('settings.delete.label', { name: username })}
+        name="confirm-username"
+        autocomplete="off"
+        value={typed}
+        onsl-input={(e: Event) => setTyped((e.target as HTMLInputElement).value)}
+      ></sl-input>
+    </FormDialog>
   )
 }
 
