@@ -138,6 +138,7 @@ export const shoelaceIcons: Plugin = {
 const CORE_COMPONENTS = ['button', 'icon', 'icon-button', 'input']
 const CORE = [
   /[\\/]elements[\\/]define\.ts$/,
+  /[\\/]src[\\/]ui[\\/]events\.ts$/,
   /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/,
   new RegExp(`[\\\\/]@shoelace-style[\\\\/]shoelace[\\\\/]dist[\\\\/]components[\\\\/](${CORE_COMPONENTS.join('|')})[\\\\/]`),
 ]

@@ -9,6 +9,7 @@ import { channelStatusKey, MODEL_MAPPING_TEMPLATE, otherLabel, STATUS_CODE_TEMPL
 import { CHANNEL_TYPE, CHANNEL_TYPES, channelType, channelTypeName } from '../../../domain/channel-types.ts'
 import { PRIORITY_MIN, WEIGHT_MIN } from '../../../domain/channel-rules.ts'
 import { ResponseTime, useDisabledReason } from './channels-table.tsx'
+import { checkedOf, valueOf } from '../../ui/events.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '@shoelace-style/shoelace/dist/components/option/option.js'
@@ -21,9 +22,6 @@ export interface FieldsProps {
   form: ChannelForm
   set: <K extends keyof ChannelForm>(key: K, value: ChannelForm[K]) => void
 }
-
-const valueOf = (e: Event) => (e.target as HTMLInputElement).value
-const checkedOf = (e: Event) => (e.target as HTMLInputElement).checked
 
 type TextKey = 'model_mapping' | 'status_code_mapping'
 type NumberKey = 'priority' | 'weight' | 'max_input_tokens'

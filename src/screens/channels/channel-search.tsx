@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react'
 import type { ChannelSearch } from '../../api/channels.ts'
 import { AdminSearch } from '../../ui/admin/search.tsx'
 import { useLabels } from '../../ui/admin/labels.ts'
-import '@shoelace-style/shoelace/dist/components/input/input.js'
+import { SearchBox } from '../../ui/search-box.tsx'
+import { setField } from '../../ui/events.ts'
 import '@shoelace-style/shoelace/dist/components/option/option.js'
 import '@shoelace-style/shoelace/dist/components/select/select.js'
 
@@ -14,11 +15,7 @@ export const isEmptySearch = (q: ChannelSearch) => !q.keyword.trim() && !q.group
 export function ChannelSearchForm({ groups, onSearch }: { groups: readonly string[]; onSearch: (q: ChannelSearch) => void }) {
   const L = useLabels()
   const [q, setQ] = useState<ChannelSearch>(EMPTY_SEARCH)
-  const set = (key: keyof ChannelSearch) => (e: Event) => {
-    // read now: once the event is over its target (inside our shadow root) is gone
-    const value = (e.target as HTMLInputElement).value ?? ''
-    setQ((prev) => ({ ...prev, [key]: value }))
-  }
+  const set = (key: keyof ChannelSearch) => setField(setQ, key)
 
   function submit(e: FormEvent) {
     e.preventDefault()
@@ -50,16 +47,13 @@ export function ChannelSearchForm({ groups, onSearch }: { groups: readonly strin
           </sl-option>
         ))}
       </sl-select>
-      <sl-input
-        className="tg-sr-label"
+      <SearchBox
         name="model"
-        size="small"
-        clearable
-        placeholder={L('channels.search.model')}
         label={L('channels.search.model')}
         value={q.model}
-        onsl-input={set('model')}
-      ></sl-input>
+        onValue={(model) => setQ((prev) => ({ ...prev, model }))}
+        icon={false}
+      />
       <sl-select
         className="tg-inline-label"
         name="status"

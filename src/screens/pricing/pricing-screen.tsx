@@ -6,11 +6,10 @@ import { $session } from '../../stores/session.ts'
 import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { LoadState, Skeleton, type Load } from '../../ui/load-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
+import { SearchBox } from '../../ui/search-box.tsx'
 import type { BillingFilter } from './pricing-rules.ts'
 import pricingCss from './pricing.css?inline'
-import '@shoelace-style/shoelace/dist/components/icon/icon.js'
-import '@shoelace-style/shoelace/dist/components/input/input.js'
-import '../../ui/icons/search.ts'
+import { valueOf } from '../../ui/events.ts'
 import '../../i18n/en/pricing.ts'
 
 // The two filters (billing type, availability) load as the screen starts, beside the price list's
@@ -24,8 +23,6 @@ void import('@shoelace-style/shoelace/dist/components/switch/switch.js')
 // prices come there is only the skeleton to show, and it stays if the prices come first.
 void import('./pricing-list.tsx')
 const PricingList = lazy(async () => ({ default: (await import('./pricing-list.tsx')).PricingList }))
-
-const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 
 /** The prices' load state: loaded again when someone signs in or out (the group, and so the prices, change). */
 function usePricing(userId: number | null) {
@@ -80,19 +77,7 @@ export function PricingScreen() {
         }
       />
       <div className="tg-toolbar" role="search">
-        <sl-input
-          className="tg-sr-label"
-          name="search"
-          size="small"
-          clearable
-          placeholder={t('pricing.search')}
-          label={t('pricing.search')}
-          value={text}
-          onsl-input={(e: Event) => setText(valueOf(e))}
-          onsl-clear={() => setText('')}
-        >
-          <sl-icon slot="prefix" name="search"></sl-icon>
-        </sl-input>
+        <SearchBox name="search" label={t('pricing.search')} value={text} onValue={setText} />
         <sl-select
           className="tg-inline-label"
           name="billing"

@@ -13,6 +13,7 @@ import { bodyProblem, codesFile, createBody, DEFAULT_REDEMPTION, int, type Redem
 import { QUOTA_PRESETS } from '../../../domain/quota.ts'
 import type { Problem } from '../../../domain/problem.ts'
 import { REDEMPTION_COUNT_MAX, REDEMPTION_NAME_MAX } from '../../../domain/redemption-rules.ts'
+import { setField } from '../../ui/events.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
@@ -27,8 +28,6 @@ interface RedemptionDrawerProps {
   /** after a save the server confirmed: the codes generated, or the code updated */
   onSaved: (result: { created?: { name: string; codes: string[] }; updated?: Redemption }) => void
 }
-
-const valueOf = (e: Event) => (e.target as HTMLInputElement).value ?? ''
 
 /** Create (name, quota, count) or edit (name, quota) a redemption code. */
 export function RedemptionDrawer({ editing, onClose, onSaved }: RedemptionDrawerProps) {
@@ -99,10 +98,7 @@ function RedemptionEditor({ editing, onClose, onSaved }: EditorProps) {
   )
   const nameRef = useRef<HTMLElement>(null)
   const { busy, save } = useRedemptionSave({ editing, onSaved }, () => nameRef.current?.focus())
-  const set = (key: keyof RedemptionForm) => (e: Event) => {
-    const value = valueOf(e)
-    setForm((f) => ({ ...f, [key]: value }))
-  }
+  const set = (key: keyof RedemptionForm) => setField(setForm, key)
 
   function submit(e: FormEvent) {
     e.preventDefault()

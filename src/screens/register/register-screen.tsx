@@ -11,6 +11,7 @@ import { Turnstile } from '../../ui/bot-check.tsx'
 import { credentialsProblem, passwordProblem, passwordsDifferProblem } from '../../../domain/account-rules.ts'
 import { firstProblem } from '../../../domain/problem.ts'
 import { CredentialFields, EmailFields, type RegisterForm } from './register-fields.tsx'
+import { setField } from '../../ui/events.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '../../i18n/en/register.ts'
 
@@ -35,14 +36,7 @@ function RegisterForm({ onRegistered }: Pick<RegisterScreenProps, 'onRegistered'
   const emailOn = !!status?.email_verification
   const turnstileOn = !!status?.turnstile_check && !!status.turnstile_site_key
 
-  const field = (name: keyof RegisterForm) => ({
-    value: form[name],
-    'onsl-input': (e: Event) => {
-      // read now: once dispatch is over, the event no longer points into the shadow root
-      const value = (e.target as HTMLInputElement).value
-      setForm((f) => ({ ...f, [name]: value }))
-    },
-  })
+  const field = (name: keyof RegisterForm) => ({ value: form[name], 'onsl-input': setField(setForm, name) })
 
   async function submit(e: FormEvent) {
     e.preventDefault()

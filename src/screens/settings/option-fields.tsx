@@ -4,6 +4,7 @@ import { DomainList } from './option-domain-list.tsx'
 import { useLabels, type LabelKey } from './option-labels.ts'
 import { choicesOf, isInteger, optionLabel, type Change, type FieldDef } from './option-rules.ts'
 import type { OptionForm } from './option-form.tsx'
+import { valueOf } from '../../ui/events.ts'
 import '@shoelace-style/shoelace/dist/components/alert/alert.js'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
@@ -33,8 +34,6 @@ interface FieldProps {
   }
 }
 
-const inputValue = (e: Event) => (e.target as HTMLInputElement).value
-
 function SwitchField({ form, field, disabled, label, help }: FieldProps) {
   const { key } = field
   return (
@@ -56,7 +55,7 @@ function SwitchField({ form, field, disabled, label, help }: FieldProps) {
 function ChoiceField({ form, field, common }: FieldProps) {
   const labels = useLabels()
   return (
-    <sl-radio-group {...common} value={form.value(field.key)} onsl-change={(e: Event) => form.set(field.key, inputValue(e))}>
+    <sl-radio-group {...common} value={form.value(field.key)} onsl-change={(e: Event) => form.set(field.key, valueOf(e))}>
       {choicesOf(field.key).map((c) => (
         <sl-radio-button key={c} value={c} data-choice={c}>
           {labels(`opt.${c}` as LabelKey)}
@@ -76,7 +75,7 @@ function TextareaField({ form, field, common }: FieldProps) {
       rows={code ? 8 : 4}
       resize="vertical"
       spellcheck={code ? false : undefined}
-      onsl-input={(e: Event) => form.set(field.key, inputValue(e))}
+      onsl-input={(e: Event) => form.set(field.key, valueOf(e))}
       onsl-blur={() => form.blur(field.key)}
     ></sl-textarea>
   )
@@ -95,7 +94,7 @@ function InputField({ form, field, common }: FieldProps) {
       autocomplete={kind === 'secret' ? 'new-password' : 'off'}
       placeholder={kind === 'secret' ? t('options.secretPlaceholder') : field.placeholder}
       value={form.value(key)}
-      onsl-input={(e: Event) => form.set(key, inputValue(e))}
+      onsl-input={(e: Event) => form.set(key, valueOf(e))}
       onsl-blur={() => form.blur(key)}
     ></sl-input>
   )

@@ -10,6 +10,7 @@ import { useTokenFields, useTokenSave, type DrawerMode, type Fields, type SetFie
 import { QUOTA_PRESETS } from '../../../domain/quota.ts'
 import { parseInteger } from '../../../domain/text.ts'
 import { BATCH_MAX, BATCH_PRESETS, EXPIRY_SHORTCUTS, TOKEN_NAME_MAX } from '../../../domain/token-rules.ts'
+import { checkedOf, valueOf } from '../../ui/events.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/drawer/drawer.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
@@ -19,9 +20,6 @@ import '@shoelace-style/shoelace/dist/components/switch/switch.js'
 import '../../i18n/en/tokens.ts'
 
 export type { DrawerMode } from './token-form.ts'
-
-const valueOf = (e: Event) => (e.target as HTMLInputElement).value
-const checkedOf = (e: Event) => (e.target as HTMLInputElement).checked
 
 /** What every section of the form gets: the fields as typed and how to change them. */
 interface SectionProps {

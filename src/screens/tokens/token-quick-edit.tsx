@@ -9,11 +9,10 @@ import { expiryToInput, parseExpiry, shortcutInput } from './token-rules.ts'
 import { firstProblem } from '../../../domain/problem.ts'
 import { parseInteger } from '../../../domain/text.ts'
 import { EXPIRY_SHORTCUTS, expiryProblem, remainQuotaProblem, TOKEN_NAME_MAX, tokenNameProblem } from '../../../domain/token-rules.ts'
+import { valueOf } from '../../ui/events.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '../../i18n/en/tokens.ts'
-
-const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 
 interface QuickForm {
   name: string

@@ -8,6 +8,7 @@ import { maskedKey, statusInfo } from './token-rules.ts'
 import { TOKEN_STATUS } from '../../../domain/statuses.ts'
 import { NEVER_EXPIRES, toggleTarget } from '../../../domain/token-rules.ts'
 import { formatDateTime } from '../../ui/datetime.ts'
+import { checkedOf } from '../../ui/events.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/checkbox/checkbox.js'
 import '@shoelace-style/shoelace/dist/components/dropdown/dropdown.js'
@@ -27,8 +28,6 @@ export interface RowActions {
   quickEdit: (token: Token) => void
   remove: (token: Token) => void
 }
-
-const checkedOf = (e: Event) => (e.target as HTMLInputElement).checked
 
 /**
  * The token list: selection, status labels, quota, times and the row actions. Rows whose status is

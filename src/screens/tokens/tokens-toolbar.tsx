@@ -1,16 +1,14 @@
 import { useState, type FormEvent } from 'react'
 import { useLocale, useT } from '../../i18n/t.ts'
 import { $prefs, PAGE_SIZES } from '../../stores/prefs.ts'
+import { SearchBox } from '../../ui/search-box.tsx'
+import { valueOf } from '../../ui/events.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/icon/icon.js'
-import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '@shoelace-style/shoelace/dist/components/option/option.js'
 import '@shoelace-style/shoelace/dist/components/select/select.js'
 import '../../ui/icons/clipboard.ts'
-import '../../ui/icons/search.ts'
 import '../../i18n/en/tokens.ts'
-
-const valueOf = (e: Event) => (e.target as HTMLInputElement).value
 
 /**
  * Above the token list: the search by name and by key, "copy selected" with how many are ticked,
@@ -70,30 +68,8 @@ function TokensSearch({ onSearch }: { onSearch: (keyword: string, key: string) =
   }
   return (
     <form className="tg-toolbar__search" role="search" onSubmit={submit} noValidate>
-      <sl-input
-        className="tg-sr-label"
-        name="keyword"
-        size="small"
-        clearable
-        placeholder={t('token.searchName')}
-        label={t('token.searchName')}
-        value={keyword}
-        onsl-input={(e: Event) => setKeyword(valueOf(e))}
-        onsl-clear={() => setKeyword('')}
-      >
-        <sl-icon slot="prefix" name="search"></sl-icon>
-      </sl-input>
-      <sl-input
-        className="tg-sr-label"
-        name="token"
-        size="small"
-        clearable
-        placeholder={t('token.searchKey')}
-        label={t('token.searchKey')}
-        value={keySearch}
-        onsl-input={(e: Event) => setKeySearch(valueOf(e))}
-        onsl-clear={() => setKeySearch('')}
-      ></sl-input>
+      <SearchBox name="keyword" label={t('token.searchName')} value={keyword} onValue={setKeyword} />
+      <SearchBox name="token" label={t('token.searchKey')} value={keySearch} onValue={setKeySearch} icon={false} />
       <sl-button size="small" type="submit" data-action="search">
         {t('token.search')}
       </sl-button>

@@ -13,6 +13,7 @@ import { useLabels } from '../../ui/admin/labels.ts'
 import { useLingering } from '../../ui/admin/list.tsx'
 import { addQuota, formFromUser, newUserBody, userChanges, type UserForm } from './user-rules.ts'
 import type { Problem } from '../../../domain/problem.ts'
+import { setField, valueOf } from '../../ui/events.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
 import '@shoelace-style/shoelace/dist/components/option/option.js'
@@ -29,16 +30,6 @@ interface UserDrawerProps {
   /** after a save the server confirmed */
   onSaved: (result: { created?: User; updated?: User }) => void
 }
-
-const valueOf = (e: Event) => (e.target as HTMLInputElement).value ?? ''
-
-/** The input handler of one field of a form held in state (the value is read while the event is live). */
-const setField =
-  <F,>(setForm: (change: (f: F) => F) => void, key: keyof F) =>
-  (e: Event) => {
-    const value = valueOf(e)
-    setForm((f) => ({ ...f, [key]: value }))
-  }
 
 /** The add drawer (/user/add, /user/edit) and the edit drawer (/user/edit/{id}). */
 export function UserDrawer({ editing, groups, onClose, onSaved }: UserDrawerProps) {

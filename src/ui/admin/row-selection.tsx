@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { checkedOf } from '../events.ts'
 import '@shoelace-style/shoelace/dist/components/checkbox/checkbox.js'
 
 /** The rows ticked in a table, by id, and how the table's checkboxes change them. */
@@ -30,8 +31,6 @@ export function useRowSelection(rows: readonly { id: number }[]): RowSelection &
     drop: (id) => setSelected((s) => new Set([...s].filter((x) => x !== id))),
   }
 }
-
-const checkedOf = (e: Event) => (e.target as HTMLInputElement).checked
 
 /** The select-all header cell: ticked when every row is, indeterminate when only some are. */
 export function SelectAllCell({ rows, selection, label }: { rows: readonly { id: number }[]; selection: RowSelection; label: string }) {

@@ -1,8 +1,6 @@
 import type { FormEvent, ReactNode } from 'react'
+import { SearchBox } from '../search-box.tsx'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
-import '@shoelace-style/shoelace/dist/components/icon/icon.js'
-import '@shoelace-style/shoelace/dist/components/input/input.js'
-import '../icons/search.ts'
 
 /**
  * The search form above an administrator list: a keyword box, the list's own filters
@@ -26,18 +24,7 @@ export function AdminSearch({
 }) {
   return (
     <form className="tg-admin__search" role="search" onSubmit={onSubmit} data-form="search">
-      <sl-input
-        className="tg-sr-label"
-        name="keyword"
-        size="small"
-        clearable
-        placeholder={keywordLabel}
-        label={keywordLabel}
-        value={keyword}
-        onsl-input={(e: Event) => onKeyword((e.target as HTMLInputElement).value ?? '')}
-      >
-        <sl-icon slot="prefix" name="search"></sl-icon>
-      </sl-input>
+      <SearchBox name="keyword" label={keywordLabel} value={keyword} onValue={onKeyword} />
       {children}
       <sl-button type="submit" size="small" variant="primary" data-action="search">
         {searchLabel}
