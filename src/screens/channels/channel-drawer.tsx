@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
 import { useT, problemMessage } from '../../i18n/t.ts'
 import type { Channel } from '../../api/types.ts'
@@ -7,8 +7,8 @@ import { createChannels, fetchChannelModels, loadChannel, saveChannel } from '..
 import { $allModels, $modelsByType } from '../../stores/channel-models.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
 import { AdminDrawer, DrawerActions } from '../../ui/admin/drawer.tsx'
-import { LoadState, type Load } from '../../ui/load-state.tsx'
-import { useLingering } from '../../ui/admin/list.tsx'
+import { LoadState } from '../../ui/load-state.tsx'
+import { useLoad } from '../../ui/use-load.ts'
 import { useLabels } from '../../ui/admin/labels.ts'
 import { addModels, channelBody, emptyForm, formFromChannel, type ChannelForm } from './channel-rules.ts'
 import { canFetchModels, channelType } from '../../../domain/channel-types.ts'
@@ -31,45 +31,29 @@ interface ChannelDrawerProps {
 /** The add/edit drawer of a channel (routes /channel/add and /channel/edit/{id}). */
 export function ChannelDrawer({ editing, groups, onClose, onSaved }: ChannelDrawerProps) {
   const t = useT()
-  const { shown, onAfterHide } = useLingering(editing)
   return (
-    <AdminDrawer
-      name="channel"
-      label={shown === 'new' ? t('nav.channelAdd') : t('nav.channelEdit')}
-      open={editing !== null}
-      onClose={onClose}
-      onAfterHide={onAfterHide}
-    >
-      {shown !== null && <ChannelEditor key={String(shown)} editing={shown} groups={groups} onClose={onClose} onSaved={onSaved} />}
+    <AdminDrawer name="channel" editing={editing} addLabel={t('nav.channelAdd')} editLabel={t('nav.channelEdit')} onClose={onClose}>
+      {(shown) => <ChannelEditor key={String(shown)} editing={shown} groups={groups} onClose={onClose} onSaved={onSaved} />}
     </AdminDrawer>
   )
 }
 
 function ChannelEditor({ editing, groups, onClose, onSaved }: Omit<ChannelDrawerProps, 'editing'> & { editing: Editing }) {
-  const isNew = editing === 'new'
-  const [load, setLoad] = useState<Load<Channel | null>>(isNew ? { state: 'ready', data: null } : { state: 'loading' })
-  const [attempt, setAttempt] = useState(0)
   const [form, setForm] = useState<ChannelForm>(emptyForm)
-
-  useEffect(() => {
-    if (editing === 'new') return
-    let live = true
-    setLoad({ state: 'loading' })
-    loadChannel(editing).then(
-      (channel) => {
-        if (!live) return
-        setForm(formFromChannel(channel))
-        setLoad({ state: 'ready', data: channel })
-      },
-      (error: Error) => live && setLoad({ state: 'error', error }),
-    )
-    return () => {
-      live = false
-    }
-  }, [editing, attempt])
+  const { load, retry } = useLoad<Channel | null>(
+    editing === 'new'
+      ? null
+      : () =>
+          loadChannel(editing).then((channel) => {
+            setForm(formFromChannel(channel))
+            return channel
+          }),
+    editing,
+    editing === 'new' ? { state: 'ready', data: null } : { state: 'loading' },
+  )
 
   return (
-    <LoadState load={load} skeletonRows={6} onRetry={() => setAttempt((n) => n + 1)}>
+    <LoadState load={load} skeletonRows={6} onRetry={retry}>
       {(channel) => <EditorForm channel={channel} form={form} setForm={setForm} groups={groups} onClose={onClose} onSaved={onSaved} />}
     </LoadState>
   )

@@ -1,13 +1,12 @@
-import { useEffect, useState } from 'react'
 import { useStore } from '@nanostores/react'
 import { useLogLabels } from './logs-labels.ts'
 import { loadLogUser } from '../../stores/logs.ts'
 import { ApiError } from '../../api/errors.ts'
-import type { User } from '../../api/types.ts'
 import { roleTier } from '../../../domain/roles.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
-import { LoadState, type Load } from '../../ui/load-state.tsx'
+import { LoadState } from '../../ui/load-state.tsx'
+import { useLoad } from '../../ui/use-load.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 
@@ -15,27 +14,19 @@ import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
 export function UserInfoDialog({ target, onClose }: { target: { id: number; username: string } | null; onClose: () => void }) {
   const t = useLogLabels()
   const status = useStore($status)
-  const [load, setLoad] = useState<Load<User | null>>({ state: 'loading' })
-  const [attempt, setAttempt] = useState(0)
   const id = target?.id ?? 0
-
-  useEffect(() => {
-    if (!id) return
-    let live = true
-    setLoad({ state: 'loading' })
-    loadLogUser(id)
-      .then((data) => live && setLoad({ state: 'ready', data }))
-      .catch((error: Error) => {
-        if (!live) return
-        // another administrator or root: the server answers their details to root only, so the
-        // dialog shows what the log row has (issue 13, item 15)
-        if (error instanceof ApiError && (error.data as { outranked?: boolean } | null)?.outranked) setLoad({ state: 'ready', data: null })
-        else setLoad({ state: 'error', error })
-      })
-    return () => {
-      live = false
-    }
-  }, [id, attempt])
+  const { load, retry } = useLoad(
+    id
+      ? () =>
+          loadLogUser(id).catch((error: Error) => {
+            // another administrator or root: the server answers their details to root only, so the
+            // dialog shows what the log row has (issue 13, item 15)
+            if (error instanceof ApiError && (error.data as { outranked?: boolean } | null)?.outranked) return null
+            throw error
+          })
+      : null,
+    id,
+  )
 
   return (
     <sl-dialog
@@ -44,7 +35,7 @@ export function UserInfoDialog({ target, onClose }: { target: { id: number; user
       data-dialog="user-info"
       onsl-after-hide={(e: Event) => e.target === e.currentTarget && onClose()}
     >
-      <LoadState load={load} onRetry={() => setAttempt((n) => n + 1)} skeletonRows={4}>
+      <LoadState load={load} onRetry={retry} skeletonRows={4}>
         {(user) =>
           user === null ? (
             <dl className="tg-facts" data-user-info={id} data-limited="">

@@ -8,7 +8,6 @@ import { toast } from '../../stores/toasts.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { AdminDrawer, DrawerActions } from '../../ui/admin/drawer.tsx'
 import { useLabels } from '../../ui/admin/labels.ts'
-import { useLingering } from '../../ui/admin/list.tsx'
 import { bodyProblem, codesFile, createBody, DEFAULT_REDEMPTION, int, type RedemptionForm } from './redemption-rules.ts'
 import { QUOTA_PRESETS } from '../../../domain/quota.ts'
 import type { Problem } from '../../../domain/problem.ts'
@@ -32,16 +31,15 @@ interface RedemptionDrawerProps {
 /** Create (name, quota, count) or edit (name, quota) a redemption code. */
 export function RedemptionDrawer({ editing, onClose, onSaved }: RedemptionDrawerProps) {
   const L = useLabels()
-  const { shown, onAfterHide } = useLingering(editing)
   return (
     <AdminDrawer
       name="redemption"
-      label={shown === 'new' ? L('redemptions.addTitle') : L('redemptions.editTitle')}
-      open={editing !== null}
+      editing={editing}
+      addLabel={L('redemptions.addTitle')}
+      editLabel={L('redemptions.editTitle')}
       onClose={onClose}
-      onAfterHide={onAfterHide}
     >
-      {shown !== null && <RedemptionEditor key={shown === 'new' ? 'new' : shown.id} editing={shown} onClose={onClose} onSaved={onSaved} />}
+      {(shown) => <RedemptionEditor key={shown === 'new' ? 'new' : shown.id} editing={shown} onClose={onClose} onSaved={onSaved} />}
     </AdminDrawer>
   )
 }

@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react'
 import { useStore } from '@nanostores/react'
 import { useSettingsLabels } from './personal-labels.ts'
 import * as selfApi from '../../api/self.ts'
@@ -6,7 +5,8 @@ import type { User } from '../../api/types.ts'
 import { roleTier, type RoleTier } from '../../../domain/roles.ts'
 import { $status } from '../../stores/status.ts'
 import { formatQuota } from '../../ui/format.ts'
-import { LoadState, type Load } from '../../ui/load-state.tsx'
+import { LoadState } from '../../ui/load-state.tsx'
+import { useLoad } from '../../ui/use-load.ts'
 import '@shoelace-style/shoelace/dist/components/avatar/avatar.js'
 import '@shoelace-style/shoelace/dist/components/tag/tag.js'
 
@@ -16,20 +16,7 @@ const ROLE_VARIANT: Record<RoleTier, string> = { root: 'danger', admin: 'warning
 export function ProfileCard({ user, onCopy }: { user: User; onCopy: (text: string) => void }) {
   const t = useSettingsLabels()
   const status = useStore($status)
-  const [models, setModels] = useState<Load<string[]>>({ state: 'loading' })
-  const [attempt, setAttempt] = useState(0)
-
-  useEffect(() => {
-    let live = true
-    setModels({ state: 'loading' })
-    selfApi
-      .models()
-      .then((data) => live && setModels({ state: 'ready', data }))
-      .catch((error: Error) => live && setModels({ state: 'error', error }))
-    return () => {
-      live = false
-    }
-  }, [attempt, user.id, user.group])
+  const { load: models, retry } = useLoad(() => selfApi.models(), `${user.id}-${user.group}`)
 
   return (
     <section className="tg-settings-card tg-profile" aria-labelledby="tg-profile-title" data-card="profile">
@@ -70,7 +57,7 @@ export function ProfileCard({ user, onCopy }: { user: User; onCopy: (text: strin
       <h3 className="tg-settings-card__sub">{t('settings.profile.models')}</h3>
       <LoadState
         load={models}
-        onRetry={() => setAttempt((n) => n + 1)}
+        onRetry={retry}
         skeletonRows={2}
         isEmpty={(list) => list.length === 0}
         empty={<p className="tg-muted tg-small">{t('settings.profile.noModels')}</p>}

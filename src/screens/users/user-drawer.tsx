@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { useStore } from '@nanostores/react'
 import { useT, problemMessage } from '../../i18n/t.ts'
 import * as usersApi from '../../api/users.ts'
@@ -6,11 +6,11 @@ import type { User } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
 import { toast } from '../../stores/toasts.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
-import { LoadState, type Load } from '../../ui/load-state.tsx'
+import { LoadState } from '../../ui/load-state.tsx'
+import { useLoad } from '../../ui/use-load.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { AdminDrawer, DrawerActions } from '../../ui/admin/drawer.tsx'
 import { useLabels } from '../../ui/admin/labels.ts'
-import { useLingering } from '../../ui/admin/list.tsx'
 import { addQuota, formFromUser, newUserBody, userChanges, type UserForm } from './user-rules.ts'
 import type { Problem } from '../../../domain/problem.ts'
 import { setField, valueOf } from '../../ui/events.ts'
@@ -34,17 +34,15 @@ interface UserDrawerProps {
 /** The add drawer (/user/add, /user/edit) and the edit drawer (/user/edit/{id}). */
 export function UserDrawer({ editing, groups, onClose, onSaved }: UserDrawerProps) {
   const t = useT()
-  const { shown, onAfterHide } = useLingering(editing)
   return (
-    <AdminDrawer
-      name="user"
-      label={shown === 'new' ? t('nav.userAdd') : t('nav.userEdit')}
-      open={editing !== null}
-      onClose={onClose}
-      onAfterHide={onAfterHide}
-    >
-      {shown === 'new' && <AddUserForm key="new" onClose={onClose} onSaved={onSaved} />}
-      {typeof shown === 'number' && <EditUser key={shown} id={shown} groups={groups} onClose={onClose} onSaved={onSaved} />}
+    <AdminDrawer name="user" editing={editing} addLabel={t('nav.userAdd')} editLabel={t('nav.userEdit')} onClose={onClose}>
+      {(shown) =>
+        shown === 'new' ? (
+          <AddUserForm key="new" onClose={onClose} onSaved={onSaved} />
+        ) : (
+          <EditUser key={shown} id={shown} groups={groups} onClose={onClose} onSaved={onSaved} />
+        )
+      }
     </AdminDrawer>
   )
 }
@@ -150,21 +148,9 @@ function IdentityFields<F extends Identity>({
 }
 
 function EditUser({ id, groups, onClose, onSaved }: Omit<UserDrawerProps, 'editing'> & { id: number }) {
-  const [load, setLoad] = useState<Load<User>>({ state: 'loading' })
-  const [attempt, setAttempt] = useState(0)
-  useEffect(() => {
-    let live = true
-    setLoad({ state: 'loading' })
-    usersApi.one(id, true).then(
-      (user) => live && setLoad({ state: 'ready', data: user }),
-      (error: Error) => live && setLoad({ state: 'error', error }),
-    )
-    return () => {
-      live = false
-    }
-  }, [id, attempt])
+  const { load, retry } = useLoad(() => usersApi.one(id, true), id)
   return (
-    <LoadState load={load} skeletonRows={5} onRetry={() => setAttempt((n) => n + 1)}>
+    <LoadState load={load} skeletonRows={5} onRetry={retry}>
       {(user) => <EditUserForm user={user} groups={groups} onClose={onClose} onSaved={onSaved} />}
     </LoadState>
   )

@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react'
 import { useStore } from '@nanostores/react'
 import * as usersApi from '../../api/users.ts'
 import type { User } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
-import { LoadState, type Load } from '../../ui/load-state.tsx'
+import { LoadState } from '../../ui/load-state.tsx'
+import { useLoad } from '../../ui/use-load.ts'
 import { formatQuota } from '../../ui/format.ts'
 import { useLabels } from '../../ui/admin/labels.ts'
 import { RoleBadge, StateBadge } from './users-table.tsx'
@@ -34,22 +34,10 @@ export function UserInfoDialog({ user, viewerRole, onClose }: { user: User | nul
 function UserInfo({ id, row }: { id: number; row: User | null }) {
   const L = useLabels()
   const status = useStore($status)
-  const [load, setLoad] = useState<Load<User>>(row ? { state: 'ready', data: row } : { state: 'loading' })
-  const [attempt, setAttempt] = useState(0)
-  useEffect(() => {
-    if (row) return
-    let live = true
-    usersApi.one(id, true).then(
-      (u) => live && setLoad({ state: 'ready', data: u }),
-      (error: Error) => live && setLoad({ state: 'error', error }),
-    )
-    return () => {
-      live = false
-    }
-  }, [id, row, attempt])
+  const { load, retry } = useLoad(row ? null : () => usersApi.one(id, true), id, row ? { state: 'ready', data: row } : undefined)
   const q = (n: number) => formatQuota(n ?? 0, status)
   return (
-    <LoadState load={load} skeletonRows={4} onRetry={() => setAttempt((n) => n + 1)}>
+    <LoadState load={load} skeletonRows={4} onRetry={retry}>
       {(u) => (
         <dl className="tg-facts" data-user-info="">
           {(

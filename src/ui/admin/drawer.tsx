@@ -1,33 +1,35 @@
-import type { ReactNode } from 'react'
+import { useCallback, useRef, useState, type ReactNode } from 'react'
 import { useT } from '../../i18n/t.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/drawer/drawer.js'
 
 /**
  * The add/edit drawer of an administrator list (channels, users, redemption codes): open while
- * something is being edited; Escape, the overlay and the close button ask `onClose`.
- * `onAfterHide` comes from the screen's useLingering, which keeps the form while it slides out.
+ * something is being edited ('new' for the add form), its form kept while it slides out after
+ * closing; Escape, the overlay and the close button ask `onClose`.
  */
-export function AdminDrawer({
+export function AdminDrawer<T>({
   name,
-  label,
-  open,
+  editing,
+  addLabel,
+  editLabel,
   onClose,
-  onAfterHide,
   children,
 }: {
   /** the data-drawer attribute */
   name: string
-  label: string
-  open: boolean
+  editing: T | 'new' | null
+  addLabel: string
+  editLabel: string
   onClose: () => void
-  onAfterHide: (e: Event) => void
-  children: ReactNode
+  /** the form of what is being edited */
+  children: (shown: T | 'new') => ReactNode
 }) {
+  const { shown, onAfterHide } = useLingering(editing)
   return (
     <sl-drawer
-      label={label}
-      open={open}
+      label={shown === 'new' ? addLabel : editLabel}
+      open={editing !== null}
       className="tg-admin__drawer"
       part="drawer"
       data-drawer={name}
@@ -36,9 +38,24 @@ export function AdminDrawer({
       }}
       onsl-after-hide={onAfterHide}
     >
-      {children}
+      {shown !== null && children(shown)}
     </sl-drawer>
   )
+}
+
+/**
+ * What a drawer shows: the value it was opened with, kept while it slides out after closing (so
+ * the form does not vanish mid-animation) and dropped once it is hidden.
+ */
+function useLingering<T>(value: T | null): { shown: T | null; onAfterHide: (e: Event) => void } {
+  const [shown, setShown] = useState<T | null>(value)
+  const current = useRef(value)
+  current.current = value
+  if (value !== null && value !== shown) setShown(value)
+  const onAfterHide = useCallback((e: Event) => {
+    if (e.target === e.currentTarget && current.current === null) setShown(null)
+  }, [])
+  return { shown: value ?? shown, onAfterHide }
 }
 
 /** Cancel and save at the foot of an administrator drawer's form (save submits the form). */

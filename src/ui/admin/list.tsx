@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type ReactNode } from 'react'
+import { useCallback, useState, type ReactNode } from 'react'
 import { useStore } from '@nanostores/react'
 import { useT } from '../../i18n/t.ts'
 import { $session } from '../../stores/session.ts'
@@ -15,7 +15,7 @@ import '../icons/shield-lock.ts'
 
 /**
  * Shared parts of the administrator lists (channels, users, redemption codes): "load more", the
- * actions in progress, the confirm dialog, the role gate and the lingering drawer. Their rows
+ * actions in progress, the confirm dialog, and the role gate. Their rows
  * live in stores (src/stores/paged-list.ts).
  */
 
@@ -142,21 +142,6 @@ export function AdminGate({ children }: { children: ReactNode }) {
     )
   }
   return <>{children}</>
-}
-
-/**
- * What a drawer shows: the value it was opened with, kept while it slides out after closing (so
- * the form does not vanish mid-animation) and dropped once it is hidden.
- */
-export function useLingering<T>(value: T | null): { shown: T | null; onAfterHide: (e: Event) => void } {
-  const [shown, setShown] = useState<T | null>(value)
-  const current = useRef(value)
-  current.current = value
-  if (value !== null && value !== shown) setShown(value)
-  const onAfterHide = useCallback((e: Event) => {
-    if (e.target === e.currentTarget && current.current === null) setShown(null)
-  }, [])
-  return { shown: value ?? shown, onAfterHide }
 }
 
 /** An administrator screen: the admin kit's styles, its own, and the role gate around the manager. */
