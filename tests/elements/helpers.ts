@@ -241,6 +241,26 @@ export type Control = HTMLElement & {
   updateComplete?: Promise<unknown>
 }
 
+/** Replaces the clipboard API for one test; the function it answers puts it back. */
+export function stubClipboard(writeText: (text: string) => Promise<void>): () => void {
+  const original = Object.getOwnPropertyDescriptor(Navigator.prototype, 'clipboard')
+  Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } })
+  return () => {
+    delete (navigator as unknown as Record<string, unknown>).clipboard
+    if (original) Object.defineProperty(Navigator.prototype, 'clipboard', original)
+  }
+}
+
+/** A clipboard for one test that keeps what is written, or refuses it as a browser without the permission does. */
+export function recordClipboard(refuse = false): { written: string[]; restore: () => void } {
+  const written: string[] = []
+  const restore = stubClipboard(async (text) => {
+    if (refuse) throw new DOMException('denied', 'NotAllowedError')
+    written.push(text)
+  })
+  return { written, restore }
+}
+
 /** Registers a user through the real API and signs it in (server cookie + stored user). */
 export async function registerAndSignIn(username = uniqueName(), password = 'password123'): Promise<User> {
   const reg = await fetch('/api/user/register', {

@@ -25,6 +25,7 @@ import {
   waitForText,
   waitForToast,
   expectPaintsDark,
+  recordClipboard,
 } from './helpers.ts'
 
 // --- helpers of this file ---------------------------------------------------------------------
@@ -92,20 +93,6 @@ function stubFetch(match: (url: string) => boolean, answer: () => Promise<Respon
     return match(url) ? answer() : original(input, init)
   }
   return () => (window.fetch = original)
-}
-
-function stubClipboard(refuse = false) {
-  const written: string[] = []
-  Object.defineProperty(navigator, 'clipboard', {
-    configurable: true,
-    value: {
-      writeText: async (text: string) => {
-        if (refuse) throw new DOMException('denied', 'NotAllowedError')
-        written.push(text)
-      },
-    },
-  })
-  return { written, restore: () => delete (navigator as unknown as Record<string, unknown>).clipboard }
 }
 
 afterEach(async () => {
@@ -281,7 +268,7 @@ describe('<tollgate-pricing> states and copy', () => {
     const m = await arrangePricing()
     const el = await mountPricing()
     await waitFor(() => row(el, m.usage))
-    let clip = stubClipboard()
+    let clip = recordClipboard()
     try {
       await click(row(el, m.usage)!.querySelector('[data-action="copy-model"]'))
       await waitForToast(el, 'copied to clipboard')
@@ -289,7 +276,7 @@ describe('<tollgate-pricing> states and copy', () => {
     } finally {
       clip.restore()
     }
-    clip = stubClipboard(true)
+    clip = recordClipboard(true)
     try {
       await click(row(el, m.call)!.querySelector('[data-action="copy-model"]'))
       const dialog = await waitFor(() => $$<Sl>(el, 'sl-dialog').find((d) => d.open), 'the fallback dialog')

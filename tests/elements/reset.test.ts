@@ -18,6 +18,7 @@ import {
   waitFor,
   waitForText,
   waitForToast,
+  stubClipboard,
 } from './helpers.ts'
 
 async function userWithEmail(): Promise<{ username: string; email: string }> {
@@ -27,16 +28,6 @@ async function userWithEmail(): Promise<{ username: string; email: string }> {
   const email = `${username}@example.com`
   await serverCommand('tg-set-email', { username, email })
   return { username, email }
-}
-
-/** Replaces the clipboard API for one test. */
-function stubClipboard(writeText: (text: string) => Promise<void>): () => void {
-  const original = Object.getOwnPropertyDescriptor(Navigator.prototype, 'clipboard')
-  Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } })
-  return () => {
-    delete (navigator as unknown as Record<string, unknown>).clipboard
-    if (original) Object.defineProperty(Navigator.prototype, 'clipboard', original)
-  }
 }
 
 describe('<tollgate-reset>', () => {

@@ -46,12 +46,4 @@ export async function submitDialog(d: Element): Promise<void> {
   await sleep(50)
 }
 
-/** Replaces the clipboard API for one test. */
-export function stubClipboard(writeText: (text: string) => Promise<void>): () => void {
-  const original = Object.getOwnPropertyDescriptor(Navigator.prototype, 'clipboard')
-  Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } })
-  return () => {
-    delete (navigator as unknown as Record<string, unknown>).clipboard
-    if (original) Object.defineProperty(Navigator.prototype, 'clipboard', original)
-  }
-}
+export { stubClipboard } from './helpers.ts'

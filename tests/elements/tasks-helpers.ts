@@ -122,11 +122,4 @@ export async function labels(platform: string, list: string, field: 'status' | '
   return out
 }
 
-export function stubClipboard(writeText: (text: string) => Promise<void>): () => void {
-  const original = Object.getOwnPropertyDescriptor(Navigator.prototype, 'clipboard')
-  Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } })
-  return () => {
-    delete (navigator as unknown as Record<string, unknown>).clipboard
-    if (original) Object.defineProperty(Navigator.prototype, 'clipboard', original)
-  }
-}
+export { stubClipboard } from './helpers.ts'

@@ -16,20 +16,9 @@ import {
   waitFor,
   waitForText,
   waitForToast,
+  recordClipboard,
 } from './helpers.ts'
-import {
-  type Sl,
-  serverTokens,
-  createToken,
-  stubClipboard,
-  rows,
-  row,
-  drawer,
-  click,
-  mountTokens,
-  openCreate,
-  save,
-} from './tokens-helpers.ts'
+import { type Sl, serverTokens, createToken, rows, row, drawer, click, mountTokens, openCreate, save } from './tokens-helpers.ts'
 
 describe('<tollgate-tokens> copy', () => {
   afterEach(cleanup)
@@ -38,7 +27,7 @@ describe('<tollgate-tokens> copy', () => {
     await registerAndSignIn()
     const token = await createToken({ name: 'copy me' })
     const el = await mountTokens()
-    const clip = stubClipboard()
+    const clip = recordClipboard()
     try {
       await click(row(el, 'copy me')!.querySelector('[data-action="copy"]'))
       await waitForToast(el, 'copied to clipboard')
@@ -55,7 +44,7 @@ describe('<tollgate-tokens> copy', () => {
     const c = await createToken({ name: 'third' })
     const el = await mountTokens()
     await waitFor(() => rows(el).length === 3)
-    const clip = stubClipboard()
+    const clip = recordClipboard()
     try {
       await click($(el, '[data-action="copy-selected"]'))
       await waitForToast(el, 'please select at least one')
@@ -78,7 +67,7 @@ describe('<tollgate-tokens> copy', () => {
     await registerAndSignIn()
     const token = await createToken({ name: 'refused' })
     const el = await mountTokens()
-    const clip = stubClipboard(true)
+    const clip = recordClipboard(true)
     try {
       await click(row(el, 'refused')!.querySelector('[data-action="copy"]'))
       const dialog = await waitFor(

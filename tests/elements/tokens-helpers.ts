@@ -49,21 +49,6 @@ export function watchFetch() {
   }
 }
 
-/** Replaces the clipboard: `refuse` makes writeText fail as a browser without permission does. */
-export function stubClipboard(refuse = false) {
-  const written: string[] = []
-  Object.defineProperty(navigator, 'clipboard', {
-    configurable: true,
-    value: {
-      writeText: async (text: string) => {
-        if (refuse) throw new DOMException('denied', 'NotAllowedError')
-        written.push(text)
-      },
-    },
-  })
-  return { written, restore: () => delete (navigator as unknown as Record<string, unknown>).clipboard }
-}
-
 /** A Shoelace control by its name property (React sets name as a property, not an attribute). */
 export const named = <T extends Element = Sl>(el: Element, tag: string, name: string) =>
   $$<T>(el, tag).find((c) => (c as unknown as { name: string }).name === name)!
