@@ -10,7 +10,7 @@ import { $isAdmin } from '../../stores/session.ts'
 import { useNavigate } from '../../ui/navigation.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { useRowSelection } from '../../ui/admin/row-selection.tsx'
-import { AdminRows, AdminScreen, useConfirm, usePending } from '../../ui/admin/list.tsx'
+import { AddButton, AdminRows, AdminScreen, useConfirm, usePending } from '../../ui/admin/list.tsx'
 import { ChannelDrawer, type Editing } from './channel-drawer.tsx'
 import { ChannelSearchForm, isEmptySearch } from './channel-search.tsx'
 import { ChannelsTable } from './channels-table.tsx'
@@ -18,7 +18,6 @@ import { refreshModels } from '../../stores/channel-models.ts'
 import { useLabels } from '../../ui/admin/labels.ts'
 import { ChannelListSettings, ChannelToolbar, useChannelRowActions, useChannelTools } from './channel-tools.tsx'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
-import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '../../ui/icons/hdd-network.ts'
 import '../../ui/icons/plus-lg.ts'
 import '../../i18n/en/channels.ts'
@@ -95,12 +94,7 @@ function ChannelsManager({ edit = null, routed = false }: ChannelsScreenProps) {
       <PageHeader
         title={t('nav.channel')}
         description={L('channels.description')}
-        actions={
-          <sl-button variant="primary" data-action="add" onClick={() => openEditor('new')}>
-            <sl-icon slot="prefix" name="plus-lg"></sl-icon>
-            {t('nav.channelAdd')}
-          </sl-button>
-        }
+        actions={<AddButton icon="plus-lg" label={t('nav.channelAdd')} onClick={() => openEditor('new')} />}
       />
       <ChannelSearchForm groups={groups} onSearch={search} />
       <ChannelToolbar tools={tools} pending={pending} selected={selection.selected.size} />

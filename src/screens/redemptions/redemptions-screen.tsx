@@ -9,7 +9,7 @@ import { useCopy } from '../../ui/copy-to-clipboard.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { AdminSearch } from '../../ui/admin/search.tsx'
 import { useRowSelection } from '../../ui/admin/row-selection.tsx'
-import { AdminRows, AdminScreen, useConfirm, usePending } from '../../ui/admin/list.tsx'
+import { AddButton, AdminRows, AdminScreen, useConfirm, usePending } from '../../ui/admin/list.tsx'
 import { useLabels } from '../../ui/admin/labels.ts'
 import { CreatedCodesDialog, RedemptionDrawer } from './redemption-drawer.tsx'
 import { RedemptionsTable, type RedemptionActions } from './redemptions-table.tsx'
@@ -109,12 +109,7 @@ function RedemptionsManager() {
       <PageHeader
         title={t('nav.redemption')}
         description={L('redemptions.description')}
-        actions={
-          <sl-button variant="primary" data-action="add" onClick={() => setEditing('new')}>
-            <sl-icon slot="prefix" name="plus-lg"></sl-icon>
-            {L('redemptions.addTitle')}
-          </sl-button>
-        }
+        actions={<AddButton icon="plus-lg" label={L('redemptions.addTitle')} onClick={() => setEditing('new')} />}
       />
       <AdminSearch
         keyword={keyword}

@@ -9,14 +9,13 @@ import { toast } from '../../stores/toasts.ts'
 import { useNavigate } from '../../ui/navigation.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { AdminSearch } from '../../ui/admin/search.tsx'
-import { AdminRows, AdminScreen, useConfirm, usePending } from '../../ui/admin/list.tsx'
+import { AddButton, AdminRows, AdminScreen, useConfirm, usePending } from '../../ui/admin/list.tsx'
 import { useLabels } from '../../ui/admin/labels.ts'
 import { UserDrawer, type UserEditing } from './user-drawer.tsx'
 import { UserInfoDialog } from './user-info-dialog.tsx'
 import { UsersTable, type UserActions } from './users-table.tsx'
 import usersCss from './users.css?inline'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
-import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '@shoelace-style/shoelace/dist/components/option/option.js'
 import '@shoelace-style/shoelace/dist/components/select/select.js'
 import '../../ui/icons/people.ts'
@@ -118,12 +117,7 @@ function UsersManager({ edit = null, routed = false }: UsersScreenProps) {
       <PageHeader
         title={t('nav.user')}
         description={L('users.description')}
-        actions={
-          <sl-button variant="primary" data-action="add" onClick={() => openEditor('new')}>
-            <sl-icon slot="prefix" name="person-plus"></sl-icon>
-            {t('nav.userAdd')}
-          </sl-button>
-        }
+        actions={<AddButton icon="person-plus" label={t('nav.userAdd')} onClick={() => openEditor('new')} />}
       />
       <AdminSearch
         keyword={keyword}

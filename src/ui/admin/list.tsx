@@ -11,6 +11,7 @@ import { Link } from '../navigation.tsx'
 import { useLabels } from './labels.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/dialog/dialog.js'
+import '@shoelace-style/shoelace/dist/components/icon/icon.js'
 import '../icons/shield-lock.ts'
 
 /**
@@ -110,6 +111,16 @@ export function useConfirm(): { confirm: (req: Omit<ConfirmRequest, 'resolve'>) 
     </sl-dialog>
   )
   return { confirm, dialog }
+}
+
+/** The "add" button in an administrator screen's header. */
+export function AddButton({ icon, label, onClick }: { icon: string; label: string; onClick: () => void }) {
+  return (
+    <sl-button variant="primary" data-action="add" onClick={onClick}>
+      <sl-icon slot="prefix" name={icon}></sl-icon>
+      {label}
+    </sl-button>
+  )
 }
 
 /** Shows the screen to administrators only: a sign-in link when signed out, a notice for lower roles. */
