@@ -15,6 +15,7 @@ import { SMTPServer } from 'smtp-server'
 import { createServer } from '../../server/app.ts'
 import { loadConfig } from '../../server/config.ts'
 import { startFakeUpstream } from '../fake-upstream.ts'
+import { readMail } from '../smtp-mail.ts'
 
 // --- stand-ins for the outside services the server asks (bot check, GitHub, WeChat) -----------
 const outside = createHttpServer(async (req, res) => {
@@ -74,14 +75,10 @@ export const mails: Array<{ to: string[]; text: string }> = []
 const smtp = new SMTPServer({
   disabledCommands: ['STARTTLS', 'AUTH'],
   onData(stream, session, cb) {
-    const chunks: Buffer[] = []
-    stream.on('data', (d: Buffer) => chunks.push(d))
-    stream.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8')
-      const text = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))
+    void readMail(stream).then(({ text }) => {
       mails.push({ to: session.envelope.rcptTo.map((r) => r.address), text })
       cb()
-    })
+    }, cb)
   },
 })
 await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
 import { describeFixture, startServer, type Dialect, type TestServer } from './helpers.ts'
+import { readMail } from '../smtp-mail.ts'
 
 export interface Mail {
   from: string
@@ -27,11 +28,7 @@ async function startSmtp(user: string, pass: string) {
       else cb(new Error('Invalid username or password'))
     },
     onData(stream, session, cb) {
-      const chunks: Buffer[] = []
-      stream.on('data', (d: Buffer) => chunks.push(d))
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8')
-        const text = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))
+      void readMail(stream).then(({ raw, text }) => {
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
@@ -39,7 +36,7 @@ async function startSmtp(user: string, pass: string) {
           text,
         })
         cb()
-      })
+      }, cb)
     },
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
