@@ -9,6 +9,7 @@ import { taskColumns, taskFileName } from '../lib/task-csv.ts'
 import { requireRole } from '../middleware/session.ts'
 import { familyTask } from '../relay/tasks/types.ts'
 import { ROLE } from '../../domain/roles.ts'
+import { TASK_LIST_PATHS, TASK_PAGE_SIZE } from '../../domain/tasks.ts'
 
 /** Where a URL column is empty, the platform's main `url` stands in for its natural field. */
 type UrlField = 'image_url' | 'audio_url' | 'result'
@@ -28,18 +29,16 @@ interface TaskList {
 
 /** One list per provider kind of the spec, all served from the one tasks table. */
 export const TASK_LISTS: readonly TaskList[] = [
-  { path: '/mj', platform: 'midjourney', idName: 'mj_id', urlField: 'image_url' },
-  { path: '/suno', platform: 'suno', idName: 'suno_id', urlField: 'audio_url' },
-  { path: '/luma', platform: 'luma', idName: 'luma_id', urlField: 'result' },
-  { path: '/luma/v2', platform: 'lumav2', idName: 'task_id', urlField: 'result' },
-  { path: '/viggle', platform: 'viggle', idName: 'viggle_id', urlField: 'result' },
-  { path: '/runway', platform: 'runway', idName: 'runway_id', urlField: 'result' },
-  { path: '/pika', platform: 'pika', idName: 'pika_id', urlField: 'result', subPlatform: true },
-  { path: '/kling', platform: 'kling', idName: 'kling_id', urlField: 'result' },
-  { path: '/ideo', platform: 'ideogram', idName: 'ideo_id', urlField: 'image_url' },
+  { path: TASK_LIST_PATHS.midjourney, platform: 'midjourney', idName: 'mj_id', urlField: 'image_url' },
+  { path: TASK_LIST_PATHS.suno, platform: 'suno', idName: 'suno_id', urlField: 'audio_url' },
+  { path: TASK_LIST_PATHS.luma, platform: 'luma', idName: 'luma_id', urlField: 'result' },
+  { path: TASK_LIST_PATHS.lumav2, platform: 'lumav2', idName: 'task_id', urlField: 'result' },
+  { path: TASK_LIST_PATHS.viggle, platform: 'viggle', idName: 'viggle_id', urlField: 'result' },
+  { path: TASK_LIST_PATHS.runway, platform: 'runway', idName: 'runway_id', urlField: 'result' },
+  { path: TASK_LIST_PATHS.pika, platform: 'pika', idName: 'pika_id', urlField: 'result', subPlatform: true },
+  { path: TASK_LIST_PATHS.kling, platform: 'kling', idName: 'kling_id', urlField: 'result' },
+  { path: TASK_LIST_PATHS.ideo, platform: 'ideogram', idName: 'ideo_id', urlField: 'image_url' },
 ]
-
-export const TASK_PAGE_SIZE = 10
 
 const blankIsNull = (v: unknown) => (v === '' ? null : v)
 const optionalInt = (max: number) => z.preprocess(blankIsNull, z.coerce.number().int().min(0).max(max).nullish())

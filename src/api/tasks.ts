@@ -1,24 +1,8 @@
 import { download, get } from './client.ts'
 import type { TaskRecord } from './types.ts'
+import { TASK_LIST_PATHS, type TaskPlatform } from '../../domain/tasks.ts'
 
-/** The provider kinds with a task list, by their console route (spec section 2). */
-export type TaskPlatform = 'midjourney' | 'suno' | 'luma' | 'lumav2' | 'viggle' | 'runway' | 'pika' | 'kling' | 'ideo'
-
-/** Where each list is served (spec section 7); the /self variant adds `self/`. */
-const PATHS: Record<TaskPlatform, string> = {
-  midjourney: '/api/mj/',
-  suno: '/api/suno/',
-  luma: '/api/luma/',
-  lumav2: '/api/luma/v2/',
-  viggle: '/api/viggle/',
-  runway: '/api/runway/',
-  pika: '/api/pika/',
-  kling: '/api/kling/',
-  ideo: '/api/ideo/',
-}
-
-/** Rows per page: the task lists answer a fixed 10. */
-export const TASK_PAGE_SIZE = 10
+export { TASK_PAGE_SIZE, type TaskPlatform } from '../../domain/tasks.ts'
 
 export interface TaskFilters {
   /** the provider task id */
@@ -32,31 +16,28 @@ export interface TaskFilters {
   platfrom?: string
 }
 
+/** Where a list is served: everyone's for administrators, else the user's own (`self/`). */
 export function taskPath(platform: TaskPlatform, admin: boolean): string {
-  return admin ? PATHS[platform] : `${PATHS[platform]}self/`
+  return `/api${TASK_LIST_PATHS[platform]}/${admin ? '' : 'self/'}`
+}
+
+/** The query of a list's filters: the channel for administrators only, the sub-platform for Pika only. */
+function filterQuery(platform: TaskPlatform, admin: boolean, filters: TaskFilters) {
+  return {
+    mj_id: filters.mj_id,
+    start_timestamp: filters.start_timestamp,
+    end_timestamp: filters.end_timestamp,
+    ...(admin ? { channel_id: filters.channel_id ?? '' } : {}),
+    ...(platform === 'pika' && filters.platfrom ? { platfrom: filters.platfrom } : {}),
+  }
 }
 
 /** One page of tasks: administrators read everyone's, users their own. */
 export async function list(platform: TaskPlatform, admin: boolean, filters: TaskFilters, p: number): Promise<TaskRecord[]> {
-  const query = {
-    p,
-    mj_id: filters.mj_id,
-    start_timestamp: filters.start_timestamp,
-    end_timestamp: filters.end_timestamp,
-    ...(admin ? { channel_id: filters.channel_id ?? '' } : {}),
-    ...(platform === 'pika' && filters.platfrom ? { platfrom: filters.platfrom } : {}),
-  }
-  return (await get<TaskRecord[]>(taskPath(platform, admin), query)).data ?? []
+  return (await get<TaskRecord[]>(taskPath(platform, admin), { p, ...filterQuery(platform, admin, filters) })).data ?? []
 }
 
 /** The list's filter as a CSV file the server streams (GET …/export, users …/self/export). */
 export function exportCsv(platform: TaskPlatform, admin: boolean, filters: TaskFilters, onProgress: (bytes: number) => void) {
-  const query = {
-    mj_id: filters.mj_id,
-    start_timestamp: filters.start_timestamp,
-    end_timestamp: filters.end_timestamp,
-    ...(admin ? { channel_id: filters.channel_id ?? '' } : {}),
-    ...(platform === 'pika' && filters.platfrom ? { platfrom: filters.platfrom } : {}),
-  }
-  return download(`${taskPath(platform, admin)}export`, query, onProgress)
+  return download(`${taskPath(platform, admin)}export`, filterQuery(platform, admin, filters), onProgress)
 }
