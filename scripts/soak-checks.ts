@@ -3,22 +3,15 @@
  * sessions made on one answer on all and end on all at once; spending stays covered.
  */
 import type { ServerProcess } from '../tests/server/processes.ts'
-import { chat, seed, sleep } from '../tests/server/processes.ts'
+import { chat, seed, signInRoot, sleep } from '../tests/server/processes.ts'
 import type { Seed } from '../tests/server/processes.ts'
 import { openDatabase } from '../server/db/index.ts'
 
 const LIMIT_MS = 5000
 
 async function signIn(base: string): Promise<Record<string, string>> {
-  const res = await fetch(`${base}/api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'root', password: '123456' }),
-  })
-  const body = (await res.json()) as { success: boolean; message: string; data: { id: number } }
-  const cookie = /tollgate_session=[^;]*/.exec(res.headers.get('set-cookie') ?? '')?.[0]
-  if (!body.success || !cookie) throw new Error(`root sign-in failed: ${body.message}`)
-  return { cookie, 'new-api-user': String(body.data.id), 'content-type': 'application/json' }
+  const { cookie, id } = await signInRoot(base)
+  return { cookie, 'new-api-user': String(id), 'content-type': 'application/json' }
 }
 
 async function api(base: string, headers: Record<string, string>, method: string, path: string, body?: unknown) {

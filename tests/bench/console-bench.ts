@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { cpus, loadavg } from 'node:os'
 import { Pool } from 'undici'
 import { root, start } from './children.ts'
+import { signInRoot } from '../server/processes.ts'
 
 const LOG_ROWS = 300_000
 const RELAY_C = 10
@@ -53,18 +54,6 @@ async function hammer(origin: string, next: (i: number) => Call, concurrency: nu
   return { rps: done / elapsed, failed, seconds: elapsed }
 }
 
-async function signInRoot(origin: string): Promise<string> {
-  const res = await fetch(`${origin}/api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'root', password: '123456' }),
-  })
-  const body = (await res.json()) as { success: boolean; message: string; data: { id: number } }
-  const cookie = /tollgate_session=[^;]*/.exec(res.headers.get('set-cookie') ?? '')?.[0]
-  if (!body.success || !cookie) throw new Error(`root sign-in failed: ${body.message}`)
-  return cookie
-}
-
 /** The console calls, in turn: log lists (plain and filtered), log stats, the dashboard. */
 function consoleCalls(cookie: string): (i: number) => Call {
   const now = Math.floor(Date.now() / 1000)
@@ -87,7 +76,7 @@ export async function consoleBench(seconds: number, rounds: number): Promise<voi
   const origin = `http://127.0.0.1:${port}`
   tollgate.child.stdin!.write(`seed ${LOG_ROWS}\n`)
   await tollgate.lines.next()
-  const cookie = await signInRoot(origin)
+  const { cookie } = await signInRoot(origin)
   const body = JSON.stringify({
     model: 'gpt-3.5-turbo',
     messages: [{ role: 'user', content: 'Hello, how are you today?' }],

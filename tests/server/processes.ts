@@ -145,6 +145,19 @@ export async function spawnServers(ports: readonly number[], envOf: (i: number) 
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** Signs root in on a running server through the login route: its session cookie and user id. */
+export async function signInRoot(base: string): Promise<{ cookie: string; id: number }> {
+  const res = await fetch(`${base}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'root', password: '123456' }),
+  })
+  const body = (await res.json()) as { success: boolean; message: string; data: { id: number } }
+  const cookie = /tollgate_session=[^;]*/.exec(res.headers.get('set-cookie') ?? '')?.[0]
+  if (!body.success || !cookie) throw new Error(`root sign-in failed: ${body.message}`)
+  return { cookie, id: body.data.id }
+}
+
 export interface LoadCount {
   /** requests answered 200 with a complete body (the client saw them) */
   answered: number
