@@ -1,12 +1,12 @@
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT, problemMessage } from '../../i18n/t.ts'
+import { useT } from '../../i18n/t.ts'
 import type { Channel } from '../../api/types.ts'
 import { toast } from '../../stores/toasts.ts'
 import { createChannels, fetchChannelModels, loadChannel, saveChannel } from '../../stores/channels.ts'
 import { $allModels, $modelsByType } from '../../stores/channel-models.ts'
 import { FormMessage } from '../../ui/auth-card.tsx'
-import { AdminDrawer, DrawerActions } from '../../ui/admin/drawer.tsx'
+import { AdminDrawer, DrawerActions, useSave } from '../../ui/admin/drawer.tsx'
 import { LoadState } from '../../ui/load-state.tsx'
 import { useLoad } from '../../ui/use-load.ts'
 import { useLabels } from '../../ui/admin/labels.ts'
@@ -96,39 +96,20 @@ function useFetchModels({ channel, form, setForm }: Pick<EditorFormProps, 'chann
 /** Saving the form: the checks, then a create (one channel per key in batch mode) or an update. */
 function useChannelSave({ channel, form, onSaved }: Pick<EditorFormProps, 'channel' | 'form' | 'onSaved'>) {
   const t = useT()
-  const [message, setMessage] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-
-  async function submit(e: FormEvent) {
-    e.preventDefault()
-    setMessage(null)
-    const result = channelBody(form, channel === null)
-    if ('problem' in result) {
-      setMessage(problemMessage(t, result.problem))
-      return
-    }
-    if ('error' in result) {
-      setMessage(t(result.error))
-      return
-    }
-    setBusy(true)
-    try {
+  return useSave(
+    () => channelBody(form, channel === null),
+    async (body) => {
       if (channel === null) {
-        const created = await createChannels(result.body)
+        const created = await createChannels(body)
         toast.success(t('channels.created', { n: created.length }))
         onSaved({ created })
       } else {
-        const updated = await saveChannel(channel.id, result.body)
+        const updated = await saveChannel(channel.id, body)
         toast.success(t('channels.updated'))
         onSaved({ updated })
       }
-    } catch {
-      // the API client has shown the server's message
-    } finally {
-      setBusy(false)
-    }
-  }
-  return { message, busy, submit }
+    },
+  )
 }
 
 function EditorForm({ channel, form, setForm, groups, onClose, onSaved }: EditorFormProps) {

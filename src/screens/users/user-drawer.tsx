@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { useStore } from '@nanostores/react'
-import { useT, problemMessage } from '../../i18n/t.ts'
+import { useT } from '../../i18n/t.ts'
 import * as usersApi from '../../api/users.ts'
 import type { User } from '../../api/types.ts'
 import { $status } from '../../stores/status.ts'
@@ -9,10 +9,9 @@ import { FormMessage } from '../../ui/auth-card.tsx'
 import { LoadState } from '../../ui/load-state.tsx'
 import { useLoad } from '../../ui/use-load.ts'
 import { formatQuota } from '../../ui/format.ts'
-import { AdminDrawer, DrawerActions } from '../../ui/admin/drawer.tsx'
+import { AdminDrawer, DrawerActions, useSave } from '../../ui/admin/drawer.tsx'
 import { useLabels } from '../../ui/admin/labels.ts'
 import { addQuota, formFromUser, newUserBody, userChanges, type UserForm } from './user-rules.ts'
-import type { Problem } from '../../../domain/problem.ts'
 import { setField, valueOf } from '../../ui/events.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/input/input.js'
@@ -66,36 +65,6 @@ function AddUserForm({ onClose, onSaved }: Pick<UserDrawerProps, 'onClose' | 'on
       <DrawerActions busy={busy} saveLabel={L('admin.save')} onClose={onClose} />
     </form>
   )
-}
-
-/**
- * Submitting a drawer's form: the first problem `check` finds becomes the form's message, else
- * `save` runs with the body it gave, the save button busy meanwhile.
- */
-function useSave<B>(check: () => { body: B } | { problem: Problem }, save: (body: B) => Promise<void>) {
-  const t = useT()
-  const [message, setMessage] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-
-  async function submit(e: FormEvent) {
-    e.preventDefault()
-    setMessage(null)
-    const result = check()
-    if ('problem' in result) {
-      setMessage(problemMessage(t, result.problem))
-      return
-    }
-    setBusy(true)
-    try {
-      await save(result.body)
-    } catch {
-      // the API client has shown the server's message
-    } finally {
-      setBusy(false)
-    }
-  }
-
-  return { message, busy, submit }
 }
 
 type Identity = Pick<UserForm, 'username' | 'display_name' | 'password'>

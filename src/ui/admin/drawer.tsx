@@ -1,5 +1,6 @@
-import { useCallback, useRef, useState, type ReactNode } from 'react'
-import { useT } from '../../i18n/t.ts'
+import { useCallback, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { problemMessage, useT, type MessageKey } from '../../i18n/t.ts'
+import type { Problem } from '../../../domain/problem.ts'
 import '@shoelace-style/shoelace/dist/components/button/button.js'
 import '@shoelace-style/shoelace/dist/components/drawer/drawer.js'
 
@@ -71,4 +72,34 @@ export function DrawerActions({ busy, saveLabel, onClose }: { busy: boolean; sav
       </sl-button>
     </div>
   )
+}
+
+/**
+ * Submitting a drawer's form: the first problem `check` finds (or the message it names) becomes the form's message, else
+ * `save` runs with the body it gave, the save button busy meanwhile.
+ */
+export function useSave<B>(check: () => { body: B } | { problem: Problem } | { error: MessageKey }, save: (body: B) => Promise<void>) {
+  const t = useT()
+  const [message, setMessage] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setMessage(null)
+    const result = check()
+    if (!('body' in result)) {
+      setMessage('problem' in result ? problemMessage(t, result.problem) : t(result.error))
+      return
+    }
+    setBusy(true)
+    try {
+      await save(result.body)
+    } catch {
+      // the API client has shown the server's message
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return { message, busy, submit }
 }
