@@ -57,6 +57,12 @@ const LIB = 'dist/lib'
  * The settings' subtitle per tab (issue 13 item 12: three sentences in two languages) added 0.6 kB
  * to the settings element and 0.3 to tollgate.js.
  *
+ * Issue 9's one source for each fact shared the search box, the admin drawer's frame and submit,
+ * and the load-once effect between the screens that each wrote them: each shared module is a
+ * chunk of its own, which cost the channels, users, redemption-code and settings elements 0.2 to
+ * 0.5 kB (built size plus 0.3). The log cleaning's dialog, root's alone, now loads when it first
+ * opens: the logs element is 1.1 kB smaller.
+ *
  * The classic build holds in its one file every module something loads with import() (the
  * dialog, the filters, the payment method, the price list, the alert, the Chinese words, the dark
  * theme), each wrapped to run on first use.
@@ -69,13 +75,13 @@ const BUDGETS: Record<string, number> = {
   'tollgate-register.js': 109_400,
   'tollgate-reset.js': 108_400,
   'tollgate-reset-confirm.js': 108_800,
-  'tollgate-logs.js': 147_900,
+  'tollgate-logs.js': 147_000,
   'tollgate-tokens.js': 160_000,
   'tollgate-dashboard.js': 138_400,
-  'tollgate-channels.js': 173_500,
-  'tollgate-users.js': 151_300,
-  'tollgate-redemptions.js': 136_600,
-  'tollgate-settings.js': 132_100,
+  'tollgate-channels.js': 174_200,
+  'tollgate-users.js': 151_900,
+  'tollgate-redemptions.js': 137_100,
+  'tollgate-settings.js': 132_600,
   'tollgate-topup.js': 120_000,
   'tollgate-tasks.js': 131_000,
   'tollgate-pricing.js': 110_000,
