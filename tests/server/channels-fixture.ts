@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { describeFixture, startServer, type Dialect } from './helpers.ts'
+import { startServer, suiteFixture, type Dialect } from './helpers.ts'
 
 interface Seen {
   method: string
@@ -106,7 +106,9 @@ export async function channelsFixture(dialect: Dialect) {
 
 export type ChannelsFixture = Awaited<ReturnType<typeof channelsFixture>>
 
-/** The suite of a channels test file, once per dialect, the tables emptied before each test. */
-export function describeChannels(tests: (fx: ChannelsFixture) => void): void {
-  describeFixture('channels', channelsFixture, tests, (fx) => fx.reset())
-}
+/** The fixture of a channels suite (see suiteFixture), the tables emptied before each test. */
+export const channelsSuite = (dialect: Dialect) =>
+  suiteFixture(
+    () => channelsFixture(dialect),
+    (fx) => fx.reset(),
+  )

@@ -3,7 +3,7 @@
  * driven through `app.request` (no port). SQLite always; PostgreSQL when TEST_DATABASE_URL is set
  * (each server gets a fresh database of its own on that PostgreSQL, dropped on close).
  */
-import { after, before, beforeEach, describe } from 'node:test'
+import { after, before, beforeEach } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -19,27 +19,18 @@ export type Dialect = 'sqlite' | 'postgres'
 export const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']
 
 /**
- * A suite once per dialect around a fixture: `start` runs before its tests, the fixture's close()
- * after them and `each` (a reset) before every test. `tests` declares the tests against the
- * fixture, whose fields they read inside the tests (they are filled in by then).
+ * The fixture of the tests of the describe() block it is called in: `start` runs before them, the
+ * fixture's close() after them and `each` (a reset) before every test. The tests read its fields
+ * inside them (they are filled in by then).
  */
-export function describeFixture<F extends { close(): unknown }>(
-  title: string,
-  start: (dialect: Dialect) => Promise<F>,
-  tests: (fx: F, dialect: Dialect) => void,
-  each?: (fx: F) => unknown,
-): void {
-  for (const dialect of dialects) {
-    describe(`${title} (${dialect})`, () => {
-      const fx = {} as F
-      before(async () => {
-        Object.assign(fx, await start(dialect))
-      })
-      after(() => fx.close())
-      if (each) beforeEach(() => each(fx))
-      tests(fx, dialect)
-    })
-  }
+export function suiteFixture<F extends { close(): unknown }>(start: () => Promise<F>, each?: (fx: F) => unknown): F {
+  const fx = {} as F
+  before(async () => {
+    Object.assign(fx, await start())
+  })
+  after(() => fx.close())
+  if (each) beforeEach(() => each(fx))
+  return fx
 }
 
 export interface TestServer extends Server {

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
-import { describeFixture, startServer, type Dialect, type TestServer } from './helpers.ts'
+import { describe } from 'node:test'
+import { dialects, startServer, suiteFixture, type Dialect, type TestServer } from './helpers.ts'
 import { readMail } from '../smtp-mail.ts'
 
 export interface Mail {
@@ -91,7 +92,14 @@ export async function mailFixture(dialect: Dialect): Promise<MailFixture> {
  * suite starts before them and closes after them (read its fields inside the tests).
  */
 export function describeMail(tests: (fx: MailFixture, dialect: Dialect) => void): void {
-  describeFixture('mail: verification, reset and e-mail binding', mailFixture, tests)
+  for (const dialect of dialects) {
+    describe(`mail: verification, reset and e-mail binding (${dialect})`, () => {
+      tests(
+        suiteFixture(() => mailFixture(dialect)),
+        dialect,
+      )
+    })
+  }
 }
 
 /** A loopback port with nothing listening (bound, then released). */

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash, createHmac } from 'node:crypto'
-import { describeFixture, startServer, type Client, type Dialect, type Reply } from './helpers.ts'
+import { startServer, suiteFixture, type Client, type Dialect, type Reply } from './helpers.ts'
 
 /** A loopback HTTP server answering with `handle`; records every request. */
 async function fakeServer(handle: (req: IncomingMessage, body: string, res: ServerResponse) => void) {
@@ -139,7 +139,5 @@ export async function oauthFixture(dialect: Dialect) {
 
 export type OAuthFixture = Awaited<ReturnType<typeof oauthFixture>>
 
-/** The suite of an OAuth test file, once per dialect. */
-export function describeOAuth(tests: (fx: OAuthFixture) => void): void {
-  describeFixture('oauth sign-in and binding', oauthFixture, tests)
-}
+/** The fixture of an OAuth suite (see suiteFixture). */
+export const oauthSuite = (dialect: Dialect) => suiteFixture(() => oauthFixture(dialect))
