@@ -12,6 +12,22 @@ import { DAY, HOUR } from '../../domain/time.ts'
 const BUCKET_COLUMNS = ['id', 'user_id', 'username', 'model_name', 'created_at', 'token_used', 'count', 'quota'] as const
 const MODEL_COLUMNS = ['model_name', 'created_at', 'count', 'quota', 'token_used'] as const
 
+/** The bucket columns that hold text; the others hold integers. */
+const TEXT_COLUMNS: ReadonlySet<string> = new Set(['username', 'model_name'])
+
+/**
+ * A row as a JSON object's text, put together on PostgreSQL by concat (json_agg's record to JSON
+ * conversion took two thirds of a month's dashboard): the keys as literals, the integers as they
+ * print, the text through to_json, which quotes and escapes it.
+ */
+function objectText(columns: readonly string[]): RawBuilder<string> {
+  const parts = columns.map((c, i) => {
+    const key = sql.lit(`${i ? ',' : '{'}${JSON.stringify(c)}:`)
+    return sql`${key}, ${TEXT_COLUMNS.has(c) ? sql`to_json(${sql.ref(c)})` : sql.ref(c)}`
+  })
+  return sql<string>`concat(${sql.join(parts)}, '}')`
+}
+
 /**
  * The `columns` of `table`'s rows from start to end (both inclusive, seconds) that `who` narrows
  * to, as a JSON array written by the database, ordered by hour and model: a month of buckets is
@@ -29,12 +45,15 @@ async function jsonRows(
   const from = sql`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)}
     where created_at >= ${range.start} and created_at <= ${range.end}${who}`
   const order = sql`order by created_at, model_name`
-  const r =
-    dialect === 'postgres'
-      ? await sql<{ j: string }>`select coalesce(json_agg(b ${order}), '[]')::text as j from (${from}) as b`.execute(db)
-      : await sql<{ j: string }>`select json_group_array(json_object(${sql.join(
-          columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`),
-        )}) ${order}) as j from (${from}) as b`.execute(db)
+  if (dialect === 'postgres') {
+    // a day's objects a row: the client reads one value of megabytes far slower than thirty smaller ones
+    const days = await sql<{ j: string }>`select string_agg(${objectText(columns)}, ',' ${order}) as j
+      from (${from}) as b group by created_at / 86400 order by created_at / 86400`.execute(db)
+    return `[${days.rows.map((d) => d.j).join(',')}]`
+  }
+  const r = await sql<{ j: string }>`select json_group_array(json_object(${sql.join(
+    columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`),
+  )}) ${order}) as j from (${from}) as b`.execute(db)
   return r.rows[0]?.j ?? '[]'
 }
 
