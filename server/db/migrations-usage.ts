@@ -153,3 +153,28 @@ export function logsByTokenId(): Migration {
     },
   }
 }
+
+/**
+ * The dashboard's month of buckets in the order it answers them (hour, then model) straight from
+ * an index, day by day (quota-data.ts, jsonRows): each index replaces one that stopped at the hour.
+ */
+export function bucketsInAnswerOrder(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema.dropIndex('quota_data_user_created').execute()
+      await db.schema
+        .createIndex('quota_data_user_created_model')
+        .on('quota_data')
+        .columns(['user_id', 'created_at', 'model_name'])
+        .execute()
+      await db.schema.dropIndex('quota_data_username').execute()
+      await db.schema
+        .createIndex('quota_data_username_created_model')
+        .on('quota_data')
+        .columns(['username', 'created_at', 'model_name'])
+        .execute()
+      await db.schema.dropIndex('quota_models_created_at').execute()
+      await db.schema.createIndex('quota_models_created_model').on('quota_models').columns(['created_at', 'model_name']).execute()
+    },
+  }
+}

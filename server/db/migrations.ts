@@ -5,6 +5,7 @@ import type { Dialect } from './index.ts'
 
 import { big, int, text, withId, type Table } from './migration-columns.ts'
 import {
+  bucketsInAnswerOrder,
   logsByHour,
   logsByTokenId,
   quotaDays,
@@ -359,6 +360,7 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
         '0020_tasks_by_platform': tasksByPlatform(),
         '0021_logs_by_hour': logsByHour(),
         '0022_logs_by_token_id': logsByTokenId(),
+        '0023_buckets_in_answer_order': bucketsInAnswerOrder(),
       }),
     },
     migrationTableName: 'tollgate_migrations',

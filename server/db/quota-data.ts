@@ -5,12 +5,15 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { DB } from './schema.ts'
-import { valueRows, type Placeholder } from './dialect.ts'
+import { onIndexes, valueRows, type Placeholder } from './dialect.ts'
 import type { Dialect } from './index.ts'
 import { DAY, HOUR } from '../../domain/time.ts'
 
 const BUCKET_COLUMNS = ['id', 'user_id', 'username', 'model_name', 'created_at', 'token_used', 'count', 'quota'] as const
 const MODEL_COLUMNS = ['model_name', 'created_at', 'count', 'quota', 'token_used'] as const
+
+/** Days the dashboard reads day by day in index order on PostgreSQL; a longer range is grouped and sorted. */
+const MOST_ORDERED_DAYS = 93
 
 /** The bucket columns that hold text; the others hold integers. */
 const TEXT_COLUMNS: ReadonlySet<string> = new Set(['username', 'model_name'])
@@ -46,10 +49,29 @@ async function jsonRows(
     where created_at >= ${range.start} and created_at <= ${range.end}${who}`
   const order = sql`order by created_at, model_name`
   if (dialect === 'postgres') {
-    // a day's objects a row: the client reads one value of megabytes far slower than thirty smaller ones
-    const days = await sql<{ j: string }>`select string_agg(${objectText(columns)}, ',' ${order}) as j
-      from (${from}) as b group by created_at / 86400 order by created_at / 86400`.execute(db)
-    return `[${days.rows.map((d) => d.j).join(',')}]`
+    const first = Math.floor(range.start / DAY)
+    const last = Math.floor(range.end / DAY)
+    // a day's objects a row: the client reads one value of megabytes far slower than thirty smaller
+    // ones. Up to a quarter, each day's rows come in order from the (…, created_at, model_name)
+    // index into an aggregate of a sorted subquery (PostgreSQL keeps that order where nothing
+    // is joined), where the grouped form sorted them first: a third of a month's time.
+    if (last - first > MOST_ORDERED_DAYS) {
+      const grouped = await sql<{ j: string }>`select string_agg(${objectText(columns)}, ',' ${order}) as j
+        from (${from}) as b group by created_at / 86400 order by created_at / 86400`.execute(db)
+      return `[${grouped.rows.map((d) => d.j).join(',')}]`
+    }
+    const daysFrom = (a: number, b: number) =>
+      onIndexes(db, dialect, false, async (tx) => {
+        const r = await sql<{ j: string | null }>`select (select string_agg(o, ',') from (select ${objectText(columns)} as o
+          from ${sql.table(table)} where created_at >= greatest(d * ${DAY}, ${range.start})
+          and created_at <= least(d * ${DAY} + ${DAY - 1}, ${range.end})${who} ${order}) as x) as j
+          from generate_series(${a}::bigint, ${b}::bigint) as d`.execute(tx)
+        return r.rows.flatMap((d) => (d.j ? [d.j] : []))
+      })
+    // a week or more in two halves on two connections at once: the server writes both side by side
+    const mid = last - first >= 7 ? Math.floor((first + last) / 2) : last
+    const halves = await Promise.all(mid < last ? [daysFrom(first, mid), daysFrom(mid + 1, last)] : [daysFrom(first, last)])
+    return `[${halves.flat().join(',')}]`
   }
   const r = await sql<{ j: string }>`select json_group_array(json_object(${sql.join(
     columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`),

@@ -127,6 +127,49 @@ for (const dialect of dialects) {
       assert.equal((await ann.get(`/api/data/self?start_timestamp=${T0}&end_timestamp=${T0 + 30 * 24 * H}`)).body.success, true)
     })
 
+    it('answers a range of days hour by hour, the models of an hour in order, however long the range', async () => {
+      const cat = await s.user({ username: 'cat' })
+      const D = 24 * H
+      const base = T0 - (T0 % D) + 200 * D
+      const rows = [
+        [0, 23, 'b-model'],
+        [1, 0, 'gpt-4o'],
+        [1, 0, 'a-model'],
+        [1, 13, 'b-model'],
+        [2, 23, 'gpt-4o'],
+        [2, 23, 'a-model'],
+        [3, 7, 'gpt-4o'],
+        [4, 5, 'a-model'],
+        [5, 1, 'gpt-4o'],
+      ].map(([day, hour, model], i) => ({
+        user_id: cat.id,
+        username: 'cat',
+        model_name: model as string,
+        created_at: base + (day as number) * D + (hour as number) * H,
+        count: i + 1,
+        quota: 1,
+        token_used: 1,
+      }))
+      await s.ctx.db.insertInto('quota_data').values(rows).execute()
+      const [start, end] = [base + 12 * H, base + 4 * D + 12 * H]
+      const want = rows
+        .filter((r) => r.created_at >= start && r.created_at <= end)
+        .sort((a, b) => a.created_at - b.created_at || (a.model_name < b.model_name ? -1 : 1))
+        .map((r) => [r.created_at, r.model_name, r.count])
+      const got = (body: { data: any[] }) => body.data.map((d) => [d.created_at, d.model_name, d.count])
+      assert.deepEqual(got((await cat.get(`/api/data/self?start_timestamp=${start}&end_timestamp=${end}`)).body), want, 'own, day by day')
+      const byName = (await root.get(`/api/data/?username=cat&start_timestamp=${start}&end_timestamp=${end}`)).body
+      assert.deepEqual(got(byName), want, 'by name, day by day')
+      const [from, to] = [base - 10 * D, base + 15 * D]
+      const everything = [...rows]
+        .sort((a, b) => a.created_at - b.created_at || (a.model_name < b.model_name ? -1 : 1))
+        .map((r) => [r.created_at, r.model_name, r.count])
+      const halves = (await cat.get(`/api/data/self?start_timestamp=${from}&end_timestamp=${to}`)).body
+      assert.deepEqual(got(halves), everything, '25 days, read in two halves')
+      const long = (await root.get(`/api/data/?username=cat&start_timestamp=${start - 200 * D}&end_timestamp=${end}`)).body
+      assert.deepEqual(got(long), want, 'a range of 200 days, grouped and sorted')
+    })
+
     it('refuses bad ranges and keeps the admin call from users', async () => {
       assert.equal((await ann.get('/api/data/')).status, 403)
       assert.equal((await s.anon.get('/api/data/self')).status, 401)
