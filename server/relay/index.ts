@@ -92,7 +92,7 @@ export function relayRoutes(ctx: AppContext) {
 }
 
 /** The caches follow the console's writes at once (the bus), and other instances' within a minute. */
-function followChanges(ctx: AppContext, engine: RelayEngine): void {
+export function followChanges(ctx: Pick<AppContext, 'bus' | 'options' | 'onClose'>, engine: RelayEngine): void {
   let channelReload: NodeJS.Timeout | null = null
   const offBus = ctx.bus.on((kind, id) => {
     if (kind === 'channels') {
@@ -114,12 +114,19 @@ function followChanges(ctx: AppContext, engine: RelayEngine): void {
     }
   })
   const offOptions = ctx.options.onChange(() => engine.pricing.clear())
+  // one resync at a time, and a stop waits for the one under way: closing the database under it
+  // failed its reads (a SQLite reader thread stopped)
+  let resyncing: Promise<void> | null = null
   const resync = setInterval(() => {
-    engine.loadAll().catch((err) => console.error('relay: resync failed:', err))
+    resyncing ??= engine
+      .loadAll()
+      .catch((err) => console.error('relay: resync failed:', err))
+      .finally(() => (resyncing = null))
   }, RESYNC_MS)
   resync.unref()
   ctx.onClose.push(async () => {
     clearInterval(resync)
+    await resyncing
     if (channelReload) clearTimeout(channelReload)
     offBus()
     offOptions()
