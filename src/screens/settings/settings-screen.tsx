@@ -41,6 +41,59 @@ function tabAfterKey(visible: typeof TABS, active: SettingsTab, key: string) {
   return next === undefined ? undefined : visible[(next + visible.length) % visible.length]!
 }
 
+/** What a visitor who has not signed in sees: a prompt to sign in first. */
+function SignInFirst() {
+  const t = useSettingsLabels()
+  return (
+    <div className="tg-screen" data-screen="settings">
+      <style>{listCss + personalCss}</style>
+      <EmptyState
+        icon="shield-lock"
+        title={t('settings.signInFirst')}
+        action={
+          <Link to="/login" className="tg-button tg-button--primary">
+            {t('top.login')}
+          </Link>
+        }
+      />
+    </div>
+  )
+}
+
+/** The row of tabs; arrow keys, Home and End move between them and open the one reached (WAI-ARIA tabs). */
+function TabList({ visible, active, choose }: { visible: typeof TABS; active: SettingsTab; choose: (name: SettingsTab) => void }) {
+  const t = useSettingsLabels()
+  const list = useRef<HTMLDivElement>(null)
+
+  function onTabKey(e: KeyboardEvent<HTMLDivElement>) {
+    const target = tabAfterKey(visible, active, e.key)
+    if (!target) return
+    e.preventDefault()
+    choose(target.name)
+    list.current?.querySelector<HTMLElement>(`[data-tab-name="${target.name}"]`)?.focus()
+  }
+  return (
+    <div className="tg-tabs" role="tablist" aria-label={t('nav.setting')} ref={list} onKeyDown={onTabKey} part="tabs">
+      {visible.map((x) => (
+        <button
+          key={x.name}
+          type="button"
+          role="tab"
+          id={`tg-settings-tab-${x.name}`}
+          aria-selected={x.name === active}
+          aria-controls="tg-settings-panel"
+          tabIndex={x.name === active ? 0 : -1}
+          className="tg-tabs__tab"
+          data-tab-name={x.name}
+          onClick={() => choose(x.name)}
+        >
+          {t(x.label)}
+        </button>
+      ))}
+    </div>
+  )
+}
+
 /**
  * Settings (/setting): the personal tab for everyone (the default), and operation, system and
  * other for the super administrator. The tab comes from ?tab=; switching tabs rewrites it when
@@ -52,26 +105,10 @@ export function SettingsScreen({ tab, onLogout }: { tab?: string; onLogout?: () 
   const user = useStore($session)
   const root = useStore($isRoot)
   const [active, setActive] = useState<SettingsTab>(() => pickTab(tab, root))
-  const list = useRef<HTMLDivElement>(null)
 
   useEffect(() => setActive(pickTab(tab, root)), [tab, root])
 
-  if (!user) {
-    return (
-      <div className="tg-screen" data-screen="settings">
-        <style>{listCss + personalCss}</style>
-        <EmptyState
-          icon="shield-lock"
-          title={t('settings.signInFirst')}
-          action={
-            <Link to="/login" className="tg-button tg-button--primary">
-              {t('top.login')}
-            </Link>
-          }
-        />
-      </div>
-    )
-  }
+  if (!user) return <SignInFirst />
 
   function choose(name: SettingsTab) {
     if (name === active) return
@@ -81,15 +118,6 @@ export function SettingsScreen({ tab, onLogout }: { tab?: string; onLogout?: () 
   }
 
   const visible = TABS.filter((x) => !x.rootOnly || root)
-
-  /** Arrow keys, Home and End move between the tabs and open the one reached (WAI-ARIA tabs). */
-  function onTabKey(e: KeyboardEvent<HTMLDivElement>) {
-    const target = tabAfterKey(visible, active, e.key)
-    if (!target) return
-    e.preventDefault()
-    choose(target.name)
-    list.current?.querySelector<HTMLElement>(`[data-tab-name="${target.name}"]`)?.focus()
-  }
   return (
     <div className="tg-screen" data-screen="settings" data-tab={active}>
       <style>{listCss + personalCss}</style>
@@ -100,24 +128,7 @@ export function SettingsScreen({ tab, onLogout }: { tab?: string; onLogout?: () 
       />
       {visible.length > 1 ? (
         <>
-          <div className="tg-tabs" role="tablist" aria-label={t('nav.setting')} ref={list} onKeyDown={onTabKey} part="tabs">
-            {visible.map((x) => (
-              <button
-                key={x.name}
-                type="button"
-                role="tab"
-                id={`tg-settings-tab-${x.name}`}
-                aria-selected={x.name === active}
-                aria-controls="tg-settings-panel"
-                tabIndex={x.name === active ? 0 : -1}
-                className="tg-tabs__tab"
-                data-tab-name={x.name}
-                onClick={() => choose(x.name)}
-              >
-                {t(x.label)}
-              </button>
-            ))}
-          </div>
+          <TabList visible={visible} active={active} choose={choose} />
           <div role="tabpanel" id="tg-settings-panel" aria-labelledby={`tg-settings-tab-${active}`} className="tg-tabs__panel">
             <Suspense fallback={<sl-spinner aria-label={t('common.loading')}></sl-spinner>}>
               <TabContent name={active} onLogout={onLogout} />
