@@ -73,6 +73,97 @@ export function seeded(seed: number): () => number {
 
 let n = 0
 
+type Db = TestServer['ctx']['db']
+
+/** Inserts a user (role 1, a million quota, the default group unless told) and loads it into the ledger. */
+async function insertUser(db: Db, engine: RelayEngine, o: Parameters<RelayFixture['user']>[0] = {}): Promise<number> {
+  const username = o.username ?? `r${process.pid % 1000}_${++n}`.slice(0, 12)
+  const row = await db
+    .insertInto('users')
+    .values({
+      username,
+      password: 'x',
+      display_name: username,
+      role: o.role ?? 1,
+      status: 1,
+      quota: o.quota ?? 1_000_000,
+      group: o.group ?? 'default',
+      created_time: 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await engine.ledger.reloadUser(Number(row.id))
+  return Number(row.id)
+}
+
+/** Inserts an enabled token of `userId` (500,000 quota, never expiring unless told) and loads it into the ledger. */
+async function insertToken(db: Db, engine: RelayEngine, userId: number, o: Partial<TokenOpts> = {}) {
+  const key = randomKey(48)
+  const row = await db
+    .insertInto('tokens')
+    .values({
+      user_id: userId,
+      key,
+      status: o.status ?? 1,
+      name: o.name ?? `token ${++n}`,
+      created_time: 0,
+      expired_time: o.expired ?? -1,
+      remain_quota: o.remain ?? 500_000,
+      unlimited_quota: o.unlimited ? 1 : 0,
+      model_limits_enabled: o.modelLimits ? 1 : 0,
+      model_limits: o.modelLimits ?? '',
+      allow_ips: o.allowIps ?? '',
+      group: o.group ?? '',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await engine.ledger.reloadToken(Number(row.id))
+  return { id: Number(row.id), key: `sk-${key}` }
+}
+
+/** Inserts an enabled channel to `baseUrl` (the fake upstream unless told) and reloads the channels. */
+async function insertChannel(db: Db, engine: RelayEngine, baseUrl: string, o: Partial<ChannelOpts> = {}): Promise<number> {
+  const row = await db
+    .insertInto('channels')
+    .values({
+      type: o.type ?? 1,
+      key: o.key ?? `ch-key-${++n}`,
+      name: o.name ?? `channel ${n}`,
+      models: o.models ?? 'gpt-3.5-turbo,gpt-4o,text-embedding-3-small',
+      group: o.group ?? 'default',
+      priority: o.priority ?? 0,
+      weight: o.weight ?? 0,
+      status: o.status ?? 1,
+      base_url: o.baseUrl ?? baseUrl,
+      model_mapping: o.modelMapping ?? '',
+      status_code_mapping: o.statusCodeMapping ?? '',
+      auto_ban: o.autoBan ?? 1,
+      other: o.other ?? '',
+      openai_organization: o.organization ?? '',
+      test_model: o.testModel ?? '',
+      created_time: 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await engine.state.loadChannels()
+  return Number(row.id)
+}
+
+/** The app listening on a free port of 127.0.0.1. */
+function listen(s: TestServer): Promise<ServerType> {
+  return new Promise((resolve) => {
+    const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
+  })
+}
+
+/** Closes the listening server, dropping its open connections. */
+function stopListening(http: ServerType): Promise<void> {
+  return new Promise<void>((resolve) => {
+    ;(http as HttpServer).closeAllConnections()
+    http.close(() => resolve())
+  })
+}
+
 export async function relayFixture(dialect: Dialect, options: Record<string, string> = {}): Promise<RelayFixture> {
   const s = await startServer(dialect)
   const fake = await startFakeUpstream()
@@ -80,9 +171,7 @@ export async function relayFixture(dialect: Dialect, options: Record<string, str
   const engine = relayOf(s.ctx)
   await engine.whenReady()
   engine.random = seeded(42)
-  const http: ServerType = await new Promise((resolve) => {
-    const srv = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(srv))
-  })
+  const http = await listen(s)
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
   const db = s.ctx.db
   const f: RelayFixture = {
@@ -90,74 +179,9 @@ export async function relayFixture(dialect: Dialect, options: Record<string, str
     fake,
     engine,
     base,
-    async user(o = {}) {
-      const username = o.username ?? `r${process.pid % 1000}_${++n}`.slice(0, 12)
-      const row = await db
-        .insertInto('users')
-        .values({
-          username,
-          password: 'x',
-          display_name: username,
-          role: o.role ?? 1,
-          status: 1,
-          quota: o.quota ?? 1_000_000,
-          group: o.group ?? 'default',
-          created_time: 0,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-      await engine.ledger.reloadUser(Number(row.id))
-      return Number(row.id)
-    },
-    async token(userId, o = {}) {
-      const key = randomKey(48)
-      const row = await db
-        .insertInto('tokens')
-        .values({
-          user_id: userId,
-          key,
-          status: o.status ?? 1,
-          name: o.name ?? `token ${++n}`,
-          created_time: 0,
-          expired_time: o.expired ?? -1,
-          remain_quota: o.remain ?? 500_000,
-          unlimited_quota: o.unlimited ? 1 : 0,
-          model_limits_enabled: o.modelLimits ? 1 : 0,
-          model_limits: o.modelLimits ?? '',
-          allow_ips: o.allowIps ?? '',
-          group: o.group ?? '',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-      await engine.ledger.reloadToken(Number(row.id))
-      return { id: Number(row.id), key: `sk-${key}` }
-    },
-    async channel(o = {}) {
-      const row = await db
-        .insertInto('channels')
-        .values({
-          type: o.type ?? 1,
-          key: o.key ?? `ch-key-${++n}`,
-          name: o.name ?? `channel ${n}`,
-          models: o.models ?? 'gpt-3.5-turbo,gpt-4o,text-embedding-3-small',
-          group: o.group ?? 'default',
-          priority: o.priority ?? 0,
-          weight: o.weight ?? 0,
-          status: o.status ?? 1,
-          base_url: o.baseUrl ?? fake.url,
-          model_mapping: o.modelMapping ?? '',
-          status_code_mapping: o.statusCodeMapping ?? '',
-          auto_ban: o.autoBan ?? 1,
-          other: o.other ?? '',
-          openai_organization: o.organization ?? '',
-          test_model: o.testModel ?? '',
-          created_time: 0,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-      await engine.state.loadChannels()
-      return Number(row.id)
-    },
+    user: (o) => insertUser(db, engine, o),
+    token: (userId, o) => insertToken(db, engine, userId, o),
+    channel: (o) => insertChannel(db, engine, fake.url, o),
     async refresh() {
       await engine.loadAll()
     },
@@ -172,10 +196,7 @@ export async function relayFixture(dialect: Dialect, options: Record<string, str
       return Promise.resolve(s.app.request(`http://localhost${path}`, { method, headers: h, body: payload }))
     },
     async close() {
-      await new Promise<void>((resolve) => {
-        ;(http as HttpServer).closeAllConnections()
-        http.close(() => resolve())
-      })
+      await stopListening(http)
       await s.close()
       await fake.close()
     },
