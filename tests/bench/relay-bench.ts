@@ -21,19 +21,15 @@ import { createInterface } from 'node:readline'
 import { root, start } from './children.ts'
 import { Pool } from 'undici'
 import { DOORS, TRANSLATED_MODEL, doorRequest, printDoors, type Door } from './doors.ts'
+import type { Server } from '../../server/app.ts'
+import type { RelayEngine } from '../../server/relay/engine.ts'
 
 const here = new URL('.', import.meta.url).pathname
 
 // ---- child: a Tollgate server ------------------------------------------------------------------
 
-async function serveTollgate(upstreamPort: number): Promise<void> {
-  const { serve } = await import('@hono/node-server')
-  const { createServer } = await import('../../server/app.ts')
-  const { loadConfig } = await import('../../server/config.ts')
-  const { relayOf } = await import('../../server/relay/index.ts')
-  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'))
-  const config = loadConfig({ DATA_DIR: dataDir }, { sessionSecret: 'bench', apiRateLimit: 0, staticDir: join(dataDir, 'none') })
-  const server = await createServer(config)
+/** The bench user, its token and the two channels to the fake upstream; the user's id and the token's key. */
+async function seedBench(server: Server, upstreamPort: number) {
   const db = server.ctx.db
   const user = await db
     .insertInto('users')
@@ -70,6 +66,47 @@ async function serveTollgate(upstreamPort: number): Promise<void> {
       status: 1,
     })
     .execute()
+  return { userId: user.id, key }
+}
+
+/** Answers the parent's lines on stdin: `seed N` (log rows), `cpu` (CPU time), anything else (ledger stats). */
+function answerParent(server: Server, engine: RelayEngine, userId: number): void {
+  const db = server.ctx.db
+  // the parent asks how many rows the ledger wrote, to show metering was on
+  const rl = createInterface({ input: process.stdin })
+  rl.on('line', async (cmd) => {
+    if (cmd.startsWith('seed ')) {
+      // console benchmark: consumption rows over the last 30 days, spread over the user's models
+      server.ctx.database.sqlite!.exec(`WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < ${Number(cmd.slice(5))})
+        INSERT INTO logs (user_id, created_at, type, username, token_name, model_name, quota, prompt_tokens, completion_tokens, channel)
+        SELECT ${userId}, unixepoch() - 2592000 + n * 2592000 / ${Number(cmd.slice(5))}, 2, 'bench', 'bench',
+          'gpt-' || (n % 7), 5, 10, 20, 1 FROM c`)
+      process.stdout.write('seeded\n')
+      return
+    }
+    if (cmd === 'cpu') {
+      // CPU time of the whole process (all threads), for CPU per request
+      const u = process.cpuUsage()
+      process.stdout.write(`cpu ${u.user + u.system}\n`)
+      return
+    }
+    await engine.idle()
+    const logs = await db.selectFrom('logs').select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+    const u = await db.selectFrom('users').select(['used_quota', 'request_count']).where('id', '=', userId).executeTakeFirstOrThrow()
+    const mem = process.memoryUsage().rss
+    process.stdout.write(`stats ${Number(logs.n)} ${Number(u.request_count)} ${Number(u.used_quota)} ${mem}\n`)
+  })
+}
+
+async function serveTollgate(upstreamPort: number): Promise<void> {
+  const { serve } = await import('@hono/node-server')
+  const { createServer } = await import('../../server/app.ts')
+  const { loadConfig } = await import('../../server/config.ts')
+  const { relayOf } = await import('../../server/relay/index.ts')
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'))
+  const config = loadConfig({ DATA_DIR: dataDir }, { sessionSecret: 'bench', apiRateLimit: 0, staticDir: join(dataDir, 'none') })
+  const server = await createServer(config)
+  const { userId, key } = await seedBench(server, upstreamPort)
   const engine = relayOf(server.ctx)
   await engine.whenReady()
   await engine.loadAll()
@@ -84,30 +121,7 @@ async function serveTollgate(upstreamPort: number): Promise<void> {
     process.exit(0)
   }
   process.on('SIGTERM', () => void stop())
-  // the parent asks how many rows the ledger wrote, to show metering was on
-  const rl = createInterface({ input: process.stdin })
-  rl.on('line', async (cmd) => {
-    if (cmd.startsWith('seed ')) {
-      // console benchmark: consumption rows over the last 30 days, spread over the user's models
-      server.ctx.database.sqlite!.exec(`WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < ${Number(cmd.slice(5))})
-        INSERT INTO logs (user_id, created_at, type, username, token_name, model_name, quota, prompt_tokens, completion_tokens, channel)
-        SELECT ${user.id}, unixepoch() - 2592000 + n * 2592000 / ${Number(cmd.slice(5))}, 2, 'bench', 'bench',
-          'gpt-' || (n % 7), 5, 10, 20, 1 FROM c`)
-      process.stdout.write('seeded\n')
-      return
-    }
-    if (cmd === 'cpu') {
-      // CPU time of the whole process (all threads), for CPU per request
-      const u = process.cpuUsage()
-      process.stdout.write(`cpu ${u.user + u.system}\n`)
-      return
-    }
-    await engine.idle()
-    const logs = await db.selectFrom('logs').select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-    const u = await db.selectFrom('users').select(['used_quota', 'request_count']).where('id', '=', user.id).executeTakeFirstOrThrow()
-    const mem = process.memoryUsage().rss
-    process.stdout.write(`stats ${Number(logs.n)} ${Number(u.request_count)} ${Number(u.used_quota)} ${mem}\n`)
-  })
+  answerParent(server, engine, userId)
 }
 
 // ---- parent: processes, load, report -------------------------------------------------------------
