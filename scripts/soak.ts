@@ -48,13 +48,9 @@ export interface SoakReport {
 const QUOTA = 1_000_000_000
 const CLIENTS = 12
 
-export async function soak(o: SoakOptions): Promise<SoakReport> {
-  process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres'
-  const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
-  const pgdb = await freshPostgres()
-  const fake = await startFakeUpstream({ record: false })
-  const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'tollgate-soak-')))
-  const report: SoakReport = {
+/** A report with nothing counted yet. */
+function emptyReport(): SoakReport {
+  return {
     answered: 0,
     failed: 0,
     kills: 0,
@@ -66,6 +62,47 @@ export async function soak(o: SoakOptions): Promise<SoakReport> {
     cutOff: 0,
     failures: [],
   }
+}
+
+/**
+ * One round: an option change, a channel change and the shared sessions checked across the
+ * instances, then instance `round % 3` killed and restarted in its place.
+ */
+async function checkAndKill(
+  round: number,
+  servers: ServerProcess[],
+  main: Seed,
+  report: SoakReport,
+  restart: (i: number) => Promise<ServerProcess>,
+  log: (line: string) => void,
+): Promise<void> {
+  const opt = await optionChange(servers, round)
+  const ch = await channelChange(servers, main)
+  report.optionMs = Math.max(report.optionMs, opt)
+  report.channelMs = Math.max(report.channelMs, ch.ms)
+  report.answered += ch.answered
+  if (opt > 1000) report.failures.push(`round ${round}: an option change took ${opt} ms to reach every instance`)
+  const sessionProblems = await sessionsShared(servers, round)
+  report.failures.push(...sessionProblems)
+  if (!sessionProblems.length) report.sessions += 2
+  if (ch.ms > 1000) report.failures.push(`round ${round}: a channel change took ${ch.ms} ms to reach every instance`)
+  const victim = round % 3
+  await servers[victim].kill()
+  report.kills++
+  servers[victim] = await restart(victim)
+  report.restarts++
+  log(
+    `round ${round}: option seen everywhere in ${opt} ms, channel in ${ch.ms} ms, sessions ${sessionProblems.length ? 'FAILED' : 'shared'}; killed and restarted instance ${victim}`,
+  )
+}
+
+export async function soak(o: SoakOptions): Promise<SoakReport> {
+  process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres'
+  const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+  const pgdb = await freshPostgres()
+  const fake = await startFakeUpstream({ record: false })
+  const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'tollgate-soak-')))
+  const report = emptyReport()
   const servers: ServerProcess[] = []
   const envOf = (i: number) => ({ DATA_DIR: dirs[i], DATABASE_URL: pgdb.url, REDIS_URL: redisUrl, CORS_ORIGINS: SOAK_EMBED_ORIGIN })
   const proxy = await startProxy(o.port + 3, () => servers.map((s) => s.port))
@@ -92,24 +129,7 @@ export async function soak(o: SoakOptions): Promise<SoakReport> {
     )
     for (let round = 1; round <= o.rounds; round++) {
       await sleep(o.seconds * 1000)
-      const opt = await optionChange(servers, round)
-      const ch = await channelChange(servers, main)
-      report.optionMs = Math.max(report.optionMs, opt)
-      report.channelMs = Math.max(report.channelMs, ch.ms)
-      report.answered += ch.answered
-      if (opt > 1000) report.failures.push(`round ${round}: an option change took ${opt} ms to reach every instance`)
-      const sessionProblems = await sessionsShared(servers, round)
-      report.failures.push(...sessionProblems)
-      if (!sessionProblems.length) report.sessions += 2
-      if (ch.ms > 1000) report.failures.push(`round ${round}: a channel change took ${ch.ms} ms to reach every instance`)
-      const victim = round % 3
-      await servers[victim].kill()
-      report.kills++
-      servers[victim] = await spawnServer(o.port + victim, envOf(victim))
-      report.restarts++
-      o.log(
-        `round ${round}: option seen everywhere in ${opt} ms, channel in ${ch.ms} ms, sessions ${sessionProblems.length ? 'FAILED' : 'shared'}; killed and restarted instance ${victim}`,
-      )
+      await checkAndKill(round, servers, main, report, (i) => spawnServer(o.port + i, envOf(i)), o.log)
     }
     await sleep(o.seconds * 500)
     stopped = true
