@@ -74,9 +74,8 @@ async function relay(api: APIRequestContext, key: string, model: string, content
   expect(r.status(), `${model}: ${await r.text()}`).toBe(200)
 }
 
-/** Channels, tokens, users, codes, an announcement and relay calls, as a running site would have. */
-async function arrange(baseURL: string) {
-  const root = await apiAs(baseURL)
+/** Five channels: two tested, one paused, one overflow, one whose upstream refuses (its failed test stays on the row). */
+async function arrangeChannels(root: APIRequestContext) {
   const channel = async (body: Record<string, unknown>) =>
     (await apiData<Array<{ id: number }>>(root, 'post', '/api/channel/', { group: 'default', base_url: UPSTREAM_URL, ...body }))[0]!.id
   channelId = await channel({
@@ -105,13 +104,10 @@ async function arrange(baseURL: string) {
   offlineId = await channel({ name: 'Offline relay', type: 1, key: 'sk-offline', models: 'gpt-4o-mini', base_url: 'http://127.0.0.1:1' })
   const offline = await (await root.get(`/api/channel/test/${offlineId}`, { headers: { 'X-Tollgate-Client': '1' } })).json()
   expect(offline.success).toBe(false)
+}
 
-  await apiData(root, 'put', '/api/option/', {
-    key: 'Notice',
-    value: 'Scheduled maintenance on Sunday, 02:00 to 03:00 UTC. Requests may be slower during the window.',
-  })
-
-  // tokens of root
+/** Root's three tokens; the production one's key. */
+async function arrangeTokens(root: APIRequestContext): Promise<string> {
   const token = (body: Record<string, unknown>) => apiData<{ key: string }>(root, 'post', '/api/token/', body)
   const production = await token({ name: 'Production app', unlimited_quota: true })
   await token({ name: 'Staging', remain_quota: 5_000_000, expired_time: Math.floor(Date.now() / 1000) + 30 * 86400 })
@@ -121,8 +117,11 @@ async function arrange(baseURL: string) {
     model_limits_enabled: true,
     model_limits: 'gpt-4o-mini,claude-3-5-haiku-20241022',
   })
+  return production.key
+}
 
-  // users: an ordinary user with a balance, an administrator, a banned account
+/** An ordinary user with a balance, an administrator, a banned account. */
+async function arrangeUsers(root: APIRequestContext) {
   const user = async (username: string, display_name: string, extra: { role?: number } = {}) => {
     await apiData(root, 'post', '/api/user/', { username, display_name, password: 'demo-password-1', ...extra })
     return (await apiData<Array<{ id: number; username: string }>>(root, 'get', `/api/user/search?keyword=${username}`)).find(
@@ -134,31 +133,53 @@ async function arrange(baseURL: string) {
   await user('bob', 'Operations Bob', { role: 10 })
   await user('mallory', 'Mallory')
   await apiData(root, 'post', '/api/user/manage', { username: 'mallory', action: 'disable' })
+}
 
-  // redemption codes: one batch redeemed in part
-  const codes = await apiData<string[]>(root, 'post', '/api/redemption/', { name: 'Spring promo', quota: 2_500_000, count: 3 })
-  await apiData(root, 'post', '/api/redemption/', { name: 'Partner credit', quota: 25_000_000, count: 1 })
-
-  // relay calls by root and alice so the logs and the dashboard have rows
+/**
+ * Relay calls by root (with `productionKey`) and by alice (who first redeems `code`), so the logs
+ * and the dashboard have rows; how many consumption rows they write.
+ */
+async function arrangeCalls(baseURL: string, root: APIRequestContext, productionKey: string, code: string): Promise<number> {
   const aliceApi = await apiAs(baseURL, 'alice', 'demo-password-1')
-  await apiData(aliceApi, 'post', '/api/user/topup', { key: codes[0] })
+  await apiData(aliceApi, 'post', '/api/user/topup', { key: code })
   const aliceToken = await apiData<{ key: string }>(aliceApi, 'post', '/api/token/', { name: 'Notebook', unlimited_quota: true })
   const calls: Array<[string, string, string, Record<string, unknown>?]> = [
-    [production.key, 'gpt-4o-mini', 'Summarise the release notes in three bullet points.'],
-    [production.key, 'gpt-4o-mini', 'Translate "good morning" into French.'],
-    [production.key, 'gpt-4o', 'Draft a polite reminder about the invoice due on Friday.'],
-    [production.key, 'claude-3-5-sonnet-20241022', 'Review this function for off-by-one errors.', { stream: true }],
+    [productionKey, 'gpt-4o-mini', 'Summarise the release notes in three bullet points.'],
+    [productionKey, 'gpt-4o-mini', 'Translate "good morning" into French.'],
+    [productionKey, 'gpt-4o', 'Draft a polite reminder about the invoice due on Friday.'],
+    [productionKey, 'claude-3-5-sonnet-20241022', 'Review this function for off-by-one errors.', { stream: true }],
     [aliceToken.key, 'claude-3-5-sonnet-20241022', 'Explain vector databases to a product manager.'],
     [aliceToken.key, 'gpt-4o-mini', 'Write a haiku about gateways.'],
     [aliceToken.key, 'claude-3-5-haiku-20241022', 'Classify this ticket: "cannot log in after reset".'],
   ]
   for (const [key, model, content, extra] of calls) await relay(root, key, model, content, extra)
   const emb = await root.post('/v1/embeddings', {
-    headers: { authorization: `Bearer sk-${production.key}` },
+    headers: { authorization: `Bearer sk-${productionKey}` },
     data: { model: 'text-embedding-3-small', input: 'tollgate' },
   })
   expect(emb.status()).toBe(200)
   await aliceApi.dispose()
+  return calls.length + 1
+}
+
+/** Channels, tokens, users, codes, an announcement and relay calls, as a running site would have. */
+async function arrange(baseURL: string) {
+  const root = await apiAs(baseURL)
+  await arrangeChannels(root)
+
+  await apiData(root, 'put', '/api/option/', {
+    key: 'Notice',
+    value: 'Scheduled maintenance on Sunday, 02:00 to 03:00 UTC. Requests may be slower during the window.',
+  })
+
+  const productionKey = await arrangeTokens(root)
+  await arrangeUsers(root)
+
+  // redemption codes: one batch redeemed in part
+  const codes = await apiData<string[]>(root, 'post', '/api/redemption/', { name: 'Spring promo', quota: 2_500_000, count: 3 })
+  await apiData(root, 'post', '/api/redemption/', { name: 'Partner credit', quota: 25_000_000, count: 1 })
+
+  const rows = await arrangeCalls(baseURL, root, productionKey, codes[0]!)
 
   // logs and dashboard figures are written in batches
   const since = Math.floor(Date.now() / 1000) - 3600
@@ -166,7 +187,7 @@ async function arrange(baseURL: string) {
     .poll(async () => (await apiData<unknown[]>(root, 'get', `/api/log/?p=0&page_size=100&type=2&start_timestamp=${since}`)).length, {
       timeout: 10_000,
     })
-    .toBeGreaterThanOrEqual(calls.length + 1)
+    .toBeGreaterThanOrEqual(rows)
   await root.dispose()
 }
 
