@@ -4,6 +4,86 @@ import { toLocalInput } from '../../src/ui/datetime.ts'
 import { $, $$, cleanup, inputNamed, mount, textOf, waitFor, waitForText } from './helpers.ts'
 import { DAY, insertTasks, user, rows, cellText, rowWithId, mountTasks, labels } from './tasks-helpers.ts'
 
+/** Per platform and list: each action kind the server stores → the name the list shows (unknown kinds raw). */
+const ACTION_KINDS: Array<[platform: string, list: string, kinds: Record<string, string>]> = [
+  [
+    'midjourney',
+    'midjourney',
+    {
+      IMAGINE: 'Imagine',
+      UPSCALE: 'Upscale',
+      VARIATION: 'Variation',
+      HIGH_VARIATION: 'Strong variation',
+      LOW_VARIATION: 'Subtle variation',
+      PAN: 'Pan',
+      DESCRIBE: 'Describe',
+      BLEND: 'Blend',
+      SHORTEN: 'Shorten',
+      REROLL: 'Reroll',
+      INPAINT: 'Vary region',
+      ZOOM: 'Zoom',
+      CUSTOM_ZOOM: 'Custom zoom',
+      MODAL: 'Window',
+      SWAP_FACE: 'Swap face',
+      ZAP: 'ZAP',
+    },
+  ],
+  [
+    'suno',
+    'suno',
+    {
+      suno_generate: 'Generate music',
+      suno_lyrics: 'Generate lyrics',
+      suno_upload: 'Upload audio',
+      suno_file: 'Audio file',
+      suno_concat: 'Join songs',
+      suno_url_upload: 'Upload from a link',
+      suno_tau: 'Tau',
+      suno_other: 'suno_other',
+    },
+  ],
+  ['luma', 'luma', { luma_generate: 'Generate video', luma_v2_generate: 'Generate video (v2)', luma_extend: 'Extend video' }],
+  ['lumav2', 'lumav2', { luma_v2_generate: 'Generate video (v2)' }],
+  [
+    'viggle',
+    'viggle',
+    { vg_generate: 'Generate dance', vg_up_image: 'Upload image', vg_up_video: 'Upload video', vg_template: 'Template' },
+  ],
+  [
+    'runway',
+    'runway',
+    {
+      runway_gen2: 'Gen-2',
+      runway_gen3_turbo: 'Gen-3 Alpha Turbo',
+      runway_gen3_fast: 'Gen-3 Alpha (fast)',
+      runway_gen3: 'Gen-3 Alpha',
+      runway_file: 'Upload file',
+    },
+  ],
+  [
+    'pika',
+    'pika',
+    {
+      'pika_v1.5text': 'v1.5 text to video',
+      'pika_v1.5image': 'v1.5 image to video',
+      'pika_v2.0text': 'v2.0 text to video',
+      'pika_v2.0image': 'v2.0 image to video',
+    },
+  ],
+  ['kling', 'kling', { kling_image: 'Image', kling_img2video: 'Image to video', kling_txt2video: 'Text to video' }],
+  [
+    'ideogram',
+    'ideogram',
+    {
+      ideo_gen_V_2: 'Generate · V_2',
+      ideo_remix_V_2_TURBO: 'Remix · V_2_TURBO',
+      ideo_describe: 'Describe',
+      ideo_upscale: 'Upscale',
+      IMAGINE: 'IMAGINE',
+    },
+  ],
+]
+
 describe('<tollgate-tasks> for a user', () => {
   afterEach(cleanup)
 
@@ -111,85 +191,7 @@ describe('<tollgate-tasks> for a user', () => {
   })
 
   it('names the action kinds of every list and shows unknown kinds raw', async () => {
-    const cases: Array<[string, string, Record<string, string>]> = [
-      [
-        'midjourney',
-        'midjourney',
-        {
-          IMAGINE: 'Imagine',
-          UPSCALE: 'Upscale',
-          VARIATION: 'Variation',
-          HIGH_VARIATION: 'Strong variation',
-          LOW_VARIATION: 'Subtle variation',
-          PAN: 'Pan',
-          DESCRIBE: 'Describe',
-          BLEND: 'Blend',
-          SHORTEN: 'Shorten',
-          REROLL: 'Reroll',
-          INPAINT: 'Vary region',
-          ZOOM: 'Zoom',
-          CUSTOM_ZOOM: 'Custom zoom',
-          MODAL: 'Window',
-          SWAP_FACE: 'Swap face',
-          ZAP: 'ZAP',
-        },
-      ],
-      [
-        'suno',
-        'suno',
-        {
-          suno_generate: 'Generate music',
-          suno_lyrics: 'Generate lyrics',
-          suno_upload: 'Upload audio',
-          suno_file: 'Audio file',
-          suno_concat: 'Join songs',
-          suno_url_upload: 'Upload from a link',
-          suno_tau: 'Tau',
-          suno_other: 'suno_other',
-        },
-      ],
-      ['luma', 'luma', { luma_generate: 'Generate video', luma_v2_generate: 'Generate video (v2)', luma_extend: 'Extend video' }],
-      ['lumav2', 'lumav2', { luma_v2_generate: 'Generate video (v2)' }],
-      [
-        'viggle',
-        'viggle',
-        { vg_generate: 'Generate dance', vg_up_image: 'Upload image', vg_up_video: 'Upload video', vg_template: 'Template' },
-      ],
-      [
-        'runway',
-        'runway',
-        {
-          runway_gen2: 'Gen-2',
-          runway_gen3_turbo: 'Gen-3 Alpha Turbo',
-          runway_gen3_fast: 'Gen-3 Alpha (fast)',
-          runway_gen3: 'Gen-3 Alpha',
-          runway_file: 'Upload file',
-        },
-      ],
-      [
-        'pika',
-        'pika',
-        {
-          'pika_v1.5text': 'v1.5 text to video',
-          'pika_v1.5image': 'v1.5 image to video',
-          'pika_v2.0text': 'v2.0 text to video',
-          'pika_v2.0image': 'v2.0 image to video',
-        },
-      ],
-      ['kling', 'kling', { kling_image: 'Image', kling_img2video: 'Image to video', kling_txt2video: 'Text to video' }],
-      [
-        'ideogram',
-        'ideogram',
-        {
-          ideo_gen_V_2: 'Generate · V_2',
-          ideo_remix_V_2_TURBO: 'Remix · V_2_TURBO',
-          ideo_describe: 'Describe',
-          ideo_upscale: 'Upscale',
-          IMAGINE: 'IMAGINE',
-        },
-      ],
-    ]
-    for (const [platform, list, kinds] of cases) {
+    for (const [platform, list, kinds] of ACTION_KINDS) {
       const got = await labels(platform, list, 'action', Object.keys(kinds), 'action')
       expect(got, platform).to.deep.equal(Object.values(kinds))
     }
