@@ -133,4 +133,19 @@ export function sseData(obj: unknown): string {
   return `data: ${JSON.stringify(obj)}\n\n`
 }
 
+/** One chat.completion.chunk event of a stream translated from another format into OpenAI's. */
+export function chatChunkEvent(
+  head: { id: string; created: number; model: string },
+  delta: Record<string, unknown>,
+  finish: string | null = null,
+): string {
+  return sseData({
+    id: head.id,
+    object: 'chat.completion.chunk',
+    created: head.created,
+    model: head.model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  })
+}
+
 export const DONE = 'data: [DONE]\n\n'

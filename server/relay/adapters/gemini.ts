@@ -1,6 +1,6 @@
 import { splitBase } from '../upstream.ts'
 import type { Usage } from '../pricing.ts'
-import { DONE, eventsOf, sseData } from '../sse.ts'
+import { DONE, chatChunkEvent, eventsOf, sseData } from '../sse.ts'
 import type { Adapter, RelayCall, StreamTranslator } from './types.ts'
 import { contentText, finishReason, usageOf } from './types.ts'
 import { CHANNEL_TYPE, channelOwner } from '../../../domain/channel-types.ts'
@@ -144,13 +144,7 @@ class GeminiStream implements StreamTranslator {
   }
 
   private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return sseData({
-      id: this.id,
-      object: 'chat.completion.chunk',
-      created: this.created,
-      model: this.call.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    })
+    return chatChunkEvent({ id: this.id, created: this.created, model: this.call.model }, delta, finish)
   }
 
   segment(seg: Buffer): string | null {
