@@ -71,14 +71,30 @@ function translate(door: DoorStream, j: Chat): string {
   return j.error ? door.fail(String(j.error.message ?? 'upstream error'), String(j.error.type ?? 'upstream_error')) : door.chunk(j)
 }
 
+/** A stream's close in the door's events: its closing events with the usage, or its error event. */
+abstract class DoorEnds {
+  protected readonly door: DoorStream
+
+  constructor(door: DoorStream) {
+    this.door = door
+  }
+
+  end(usage: Usage): string {
+    return this.door.end(usage)
+  }
+
+  fail(message: string): string {
+    return this.door.fail(message, 'upstream_error')
+  }
+}
+
 /** Streams chat chunks (what the channel's translator produces) on into the door's events. */
-class DoorTranslator implements StreamTranslator {
+class DoorTranslator extends DoorEnds implements StreamTranslator {
   private readonly inner: StreamTranslator
-  private readonly door: DoorStream
 
   constructor(inner: StreamTranslator, door: DoorStream) {
+    super(door)
     this.inner = inner
-    this.door = door
   }
 
   get usage(): Usage | null {
@@ -97,14 +113,6 @@ class DoorTranslator implements StreamTranslator {
     return out || null
   }
 
-  end(usage: Usage): string {
-    return this.door.end(usage)
-  }
-
-  fail(message: string): string {
-    return this.door.fail(message, 'upstream_error')
-  }
-
   produced() {
     return this.inner.produced()
   }
@@ -119,15 +127,10 @@ export function chunkAt(seg: Buffer, s: number, e: number): Chat | null {
  * The door's events straight from an OpenAI-format upstream's chat chunks: each event parsed once,
  * for the door, the usage and the text produced (the chat passthrough would parse it again).
  */
-class ChatChunkReader implements StreamTranslator {
+class ChatChunkReader extends DoorEnds implements StreamTranslator {
   usage: Usage | null = null
-  private readonly door: DoorStream
   private texts: string[] = []
   private extra = 0
-
-  constructor(door: DoorStream) {
-    this.door = door
-  }
 
   segment(seg: Buffer): string | null {
     let out = ''
@@ -139,14 +142,6 @@ class ChatChunkReader implements StreamTranslator {
       out += translate(this.door, j)
     })
     return out || null
-  }
-
-  end(usage: Usage): string {
-    return this.door.end(usage)
-  }
-
-  fail(message: string): string {
-    return this.door.fail(message, 'upstream_error')
   }
 
   produced() {
