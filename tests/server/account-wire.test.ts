@@ -4,10 +4,10 @@
  * New-API-User header, the family's option keys, paging from the call's own parameter, and log
  * details stored as data.
  */
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
+import { dialects, Client, type TestServer, assertRefused, rootServer } from './helpers.ts'
 import { isMessageKey } from '../../server/i18n/index.ts'
 import { readLogDetail } from '../../domain/log-detail.ts'
 
@@ -32,11 +32,7 @@ for (const dialect of dialects) {
   describe(`the family's wire on the account side (${dialect})`, () => {
     let s: TestServer
     let root: Client
-    before(async () => {
-      s = await startServer(dialect)
-      root = await s.root()
-    })
-    after(() => s.close())
+    rootServer(dialect, (server, client) => ([s, root] = [server, client]))
 
     it('answers in Chinese when asked, from every route file that writes a message', async () => {
       const u = await s.user()

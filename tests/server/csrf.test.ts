@@ -3,9 +3,9 @@
  * another site (or of the same site on another port) can make a signed-in browser send is
  * refused and changes nothing; the console's own calls and non-browser clients keep working.
  */
-import { describe, it, before, after } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { Client, dialects, startServer, type TestServer } from './helpers.ts'
+import { Client, dialects, type TestServer, rootServer } from './helpers.ts'
 
 const SIBLING = 'http://localhost:8080'
 
@@ -13,11 +13,7 @@ for (const dialect of dialects) {
   describe(`CSRF and CORS (${dialect})`, () => {
     let s: TestServer
     let root: Client
-    before(async () => {
-      s = await startServer(dialect)
-      root = await s.root()
-    })
-    after(() => s.close())
+    rootServer(dialect, (server, client) => ([s, root] = [server, client]))
 
     const roleOf = async (id: number) =>
       (await s.ctx.db.selectFrom('users').select('role').where('id', '=', id).executeTakeFirstOrThrow()).role

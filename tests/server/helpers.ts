@@ -33,6 +33,19 @@ export function suiteFixture<F extends { close(): unknown }>(start: () => Promis
   return fx
 }
 
+/**
+ * A server and a client signed in as root for the tests of the describe() it is called in: started
+ * before them, closed after them, handed to `got` once started.
+ */
+export function rootServer(dialect: Dialect, got: (s: TestServer, root: Client) => void): void {
+  let server: TestServer | undefined
+  before(async () => {
+    server = await startServer(dialect)
+    got(server, await server.root())
+  })
+  after(() => server?.close())
+}
+
 export interface TestServer extends Server {
   dialect: Dialect
   /** a signed-out client */

@@ -1,6 +1,6 @@
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
+import { dialects, Client, type TestServer, assertRefused, rootServer } from './helpers.ts'
 import { DEFAULT_OPTIONS, isSecretOption } from '../../server/options.ts'
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_RATIO } from '../../server/lib/ratios.ts'
 
@@ -8,11 +8,7 @@ for (const dialect of dialects) {
   describe(`options (${dialect})`, () => {
     let s: TestServer
     let root: Client
-    before(async () => {
-      s = await startServer(dialect)
-      root = await s.root()
-    })
-    after(() => s.close())
+    rootServer(dialect, (server, client) => ([s, root] = [server, client]))
 
     const stored = async (key: string) =>
       (await s.ctx.db.selectFrom('options').select('value').where('key', '=', key).executeTakeFirst())?.value

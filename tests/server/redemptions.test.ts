@@ -1,16 +1,12 @@
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { dialects, startServer, Client, type TestServer, assertRefused } from './helpers.ts'
+import { dialects, Client, type TestServer, assertRefused, rootServer } from './helpers.ts'
 
 for (const dialect of dialects) {
   describe(`redemptions (${dialect})`, () => {
     let s: TestServer
     let root: Client
-    before(async () => {
-      s = await startServer(dialect)
-      root = await s.root()
-    })
-    after(() => s.close())
+    rootServer(dialect, (server, client) => ([s, root] = [server, client]))
 
     const byKey = (key: string) => s.ctx.db.selectFrom('redemptions').selectAll().where('key', '=', key).executeTakeFirstOrThrow()
     const quotaOf = async (id: number) =>

@@ -2,20 +2,16 @@
  * Server-side sessions (issue 10 item 4, the session contract): logout and every account change
  * that must sign a user out end the session on the server, so a copy of the old cookie gets 401.
  */
-import { describe, it, before, after } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { Client, dialects, startServer, type TestServer } from './helpers.ts'
+import { Client, dialects, type TestServer, rootServer } from './helpers.ts'
 import { sha256 } from '../../server/middleware/session.ts'
 
 for (const dialect of dialects) {
   describe(`sessions (${dialect})`, () => {
     let s: TestServer
     let root: Client
-    before(async () => {
-      s = await startServer(dialect)
-      root = await s.root()
-    })
-    after(() => s.close())
+    rootServer(dialect, (server, client) => ([s, root] = [server, client]))
 
     /** A second client holding a copy of `c`'s cookie (what an attacker who stole it would have). */
     const copyOf = (c: Client) => Object.assign(new Client(s), { cookie: c.cookie })
