@@ -91,7 +91,7 @@ const MOST_NAMED = 64
  * A loose walk of the (token_name, token_id) index names the tokens, one seek each, and two seeks
  * of the (token_id, token_name) index per token look for a row under another name.
  */
-export async function tokensOnlyNamed(db: Kysely<DB>, dialect: Dialect, name: string): Promise<number[] | null> {
+async function tokensOnlyNamed(db: Kysely<DB>, dialect: Dialect, name: string): Promise<number[] | null> {
   return onIndexes(db, dialect, false, async (tx) => {
     const walk = await sql<{ v: number | null }>`with recursive t(v, n) as (
         select (select min(token_id) from logs where token_name = ${name}), 1
