@@ -46,9 +46,9 @@ export function startsWithExpr(dialect: Dialect, expr: Expression<unknown>, pref
 export function onIndexes<T>(db: Kysely<DB>, dialect: Dialect, bitmaps: boolean, read: (db: Kysely<DB>) => Promise<T>): Promise<T> {
   if (dialect !== 'postgres') return read(db)
   return db.transaction().execute(async (tx) => {
-    await sql`set local enable_seqscan = off`.execute(tx)
-    await sql`set local max_parallel_workers_per_gather = 0`.execute(tx)
-    if (!bitmaps) await sql`set local enable_bitmapscan = off`.execute(tx)
+    // one round trip for the three settings (set_config with true is SET LOCAL)
+    await sql`select set_config('enable_seqscan', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
+      set_config('enable_bitmapscan', ${bitmaps ? 'on' : 'off'}, true)`.execute(tx)
     return read(tx)
   })
 }

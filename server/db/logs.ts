@@ -176,25 +176,29 @@ export async function logTypes(db: Kysely<DB>): Promise<number[]> {
 
 /** Whether one of the filters (on its own index) matches fewer than `cap` rows. */
 async function fewByKey(db: Kysely<DB>, dialect: Dialect, f: LogFilter, cap: number): Promise<boolean> {
-  // Each probe is ordered as its index is: PostgreSQL then reads the index in order and stops at
-  // the cap, where a bitmap of every match (three million for a common model prefix) came first.
-  const probes: Array<SelectQueryBuilder<DB, 'logs', { id: number }>> = []
-  const base = () => db.selectFrom('logs').select('id')
-  if (f.userId !== undefined) probes.push(base().where('user_id', '=', f.userId).orderBy('user_id'))
-  if (f.username !== undefined) probes.push(base().where('username', '=', f.username).orderBy('username'))
-  // the whole (token_name, token_id) order: with the name fixed, token_name alone orders nothing
-  if (f.tokenName !== undefined) probes.push(base().where('token_name', '=', f.tokenName).orderBy('token_name').orderBy('token_id'))
-  if (f.modelName !== undefined) {
-    const model = dialect === 'postgres' ? sql`${sql.ref('model_name')} collate "C"` : sql.ref('model_name')
-    probes.push(
-      base()
-        .where(startsWithExact(dialect, 'model_name', f.modelName))
-        .orderBy(model),
-    )
-  }
-  if (f.channel !== undefined) probes.push(base().where('channel', '=', f.channel).orderBy('channel'))
-  for (const p of probes) if ((await countCapped(db, p, cap)) < cap) return true
-  return false
+  // Each probe is ordered as its index is, and read with bitmaps off: PostgreSQL then reads the
+  // index in order and stops at the cap. With the key fixed its order is no order at all, and
+  // without statistics it took a bitmap of every match (three million for a common model prefix,
+  // 100,000 for a heavy user: 70 ms against 6) and sorted nothing.
+  return onIndexes(db, dialect, false, async (tx) => {
+    const base = () => tx.selectFrom('logs').select('id')
+    const probes: Array<SelectQueryBuilder<DB, 'logs', { id: number }>> = []
+    if (f.userId !== undefined) probes.push(base().where('user_id', '=', f.userId).orderBy('user_id'))
+    if (f.username !== undefined) probes.push(base().where('username', '=', f.username).orderBy('username'))
+    // the whole (token_name, token_id) order: with the name fixed, token_name alone orders nothing
+    if (f.tokenName !== undefined) probes.push(base().where('token_name', '=', f.tokenName).orderBy('token_name').orderBy('token_id'))
+    if (f.modelName !== undefined) {
+      const model = dialect === 'postgres' ? sql`${sql.ref('model_name')} collate "C"` : sql.ref('model_name')
+      probes.push(
+        base()
+          .where(startsWithExact(dialect, 'model_name', f.modelName))
+          .orderBy(model),
+      )
+    }
+    if (f.channel !== undefined) probes.push(base().where('channel', '=', f.channel).orderBy('channel'))
+    for (const p of probes) if ((await countCapped(tx, p, cap)) < cap) return true
+    return false
+  })
 }
 
 /**
