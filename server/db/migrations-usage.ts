@@ -156,7 +156,7 @@ export function logsByTokenId(): Migration {
 
 /**
  * The dashboard's month of buckets in the order it answers them (hour, then model) straight from
- * an index, day by day (quota-data.ts, jsonRows): each index replaces one that stopped at the hour.
+ * an index, day by day (quota-data.ts, jsonPieces): each index replaces one that stopped at the hour.
  */
 export function bucketsInAnswerOrder(): Migration {
   return {

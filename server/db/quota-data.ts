@@ -21,33 +21,39 @@ const TEXT_COLUMNS: ReadonlySet<string> = new Set(['username', 'model_name'])
 /**
  * A row as a JSON object's text, put together on PostgreSQL by concat (json_agg's record to JSON
  * conversion took two thirds of a month's dashboard): the keys as literals, the integers as they
- * print, the text through to_json, which quotes and escapes it.
+ * print, the text through to_json, which quotes and escapes it; a column the filter fixes
+ * (`fixed`: its value's JSON text) as that text, a parameter, without a call per row.
  */
-function objectText(columns: readonly string[]): RawBuilder<string> {
+function objectText(columns: readonly string[], fixed: Readonly<Record<string, string>> = {}): RawBuilder<string> {
   const parts = columns.map((c, i) => {
     const key = sql.lit(`${i ? ',' : '{'}${JSON.stringify(c)}:`)
-    return sql`${key}, ${TEXT_COLUMNS.has(c) ? sql`to_json(${sql.ref(c)})` : sql.ref(c)}`
+    const value = fixed[c] !== undefined ? sql`${fixed[c]}::text` : TEXT_COLUMNS.has(c) ? sql`to_json(${sql.ref(c)})` : sql.ref(c)
+    return sql`${key}, ${value}`
   })
   return sql<string>`concat(${sql.join(parts)}, '}')`
 }
 
 /**
  * The `columns` of `table`'s rows from start to end (both inclusive, seconds) that `who` narrows
- * to, as a JSON array written by the database, ordered by hour and model: a month of buckets is
- * some 18,000 rows, which as objects cost more to build, to hand from the SQLite reader thread and
- * to serialise than the query itself.
+ * to, as JSON objects written by the database, ordered by hour and model, in pieces of a day's
+ * objects (the members of a JSON array, joined by commas; okJsonPieces writes the array): a month
+ * of buckets is some 18,000 rows, which as objects cost more to build, to hand from the SQLite
+ * reader thread and to serialise than the query itself. A piece stays far below the 2.5 MB of the
+ * whole, which as one string lived in V8's large-object space until a full collection (the
+ * month's answers left some 8 MB there each, and the collections they brought were their tail).
  */
-async function jsonRows(
+async function jsonPieces(
   db: Kysely<DB>,
   dialect: Dialect,
   table: 'quota_data' | 'quota_models',
   columns: readonly string[],
-  range: { start: number; end: number; who?: RawBuilder<unknown> },
-): Promise<string> {
+  range: { start: number; end: number; who?: RawBuilder<unknown>; fixed?: Record<string, string> },
+): Promise<string[]> {
   const who = range.who ? sql` and ${range.who}` : sql``
   const from = sql`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)}
     where created_at >= ${range.start} and created_at <= ${range.end}${who}`
   const order = sql`order by created_at, model_name`
+  const pieces = (rows: Array<{ j: string | null }>) => rows.flatMap((d) => (d.j ? [d.j] : []))
   if (dialect === 'postgres') {
     const first = Math.floor(range.start / DAY)
     const last = Math.floor(range.end / DAY)
@@ -56,47 +62,50 @@ async function jsonRows(
     // index into an aggregate of a sorted subquery (PostgreSQL keeps that order where nothing
     // is joined), where the grouped form sorted them first: a third of a month's time.
     if (last - first > MOST_ORDERED_DAYS) {
-      const grouped = await sql<{ j: string }>`select string_agg(${objectText(columns)}, ',' ${order}) as j
+      const grouped = await sql<{ j: string }>`select string_agg(${objectText(columns, range.fixed)}, ',' ${order}) as j
         from (${from}) as b group by created_at / 86400 order by created_at / 86400`.execute(db)
-      return `[${grouped.rows.map((d) => d.j).join(',')}]`
+      return pieces(grouped.rows)
     }
     const daysFrom = (a: number, b: number) =>
       onIndexes(db, dialect, false, async (tx) => {
-        const r = await sql<{ j: string | null }>`select (select string_agg(o, ',') from (select ${objectText(columns)} as o
+        const r = await sql<{ j: string | null }>`select (select string_agg(o, ',') from (select ${objectText(columns, range.fixed)} as o
           from ${sql.table(table)} where created_at >= greatest(d * ${DAY}, ${range.start})
           and created_at <= least(d * ${DAY} + ${DAY - 1}, ${range.end})${who} ${order}) as x) as j
           from generate_series(${a}::bigint, ${b}::bigint) as d`.execute(tx)
-        return r.rows.flatMap((d) => (d.j ? [d.j] : []))
+        return pieces(r.rows)
       })
     // a week or more in two halves on two connections at once: the server writes both side by side
     const mid = last - first >= 7 ? Math.floor((first + last) / 2) : last
     const halves = await Promise.all(mid < last ? [daysFrom(first, mid), daysFrom(mid + 1, last)] : [daysFrom(first, last)])
-    return `[${halves.flat().join(',')}]`
+    return halves.flat()
   }
-  const r = await sql<{ j: string }>`select json_group_array(json_object(${sql.join(
-    columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`),
-  )}) ${order}) as j from (${from}) as b`.execute(db)
-  return r.rows[0]?.j ?? '[]'
+  // SQLite: a day's objects a row as well, in answer order (group_concat's own ORDER BY)
+  const object = sql`json_object(${sql.join(columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`))})`
+  const r = await sql<{ j: string | null }>`select group_concat(${object}, ',' ${order}) as j from (${from}) as b
+    group by created_at / 86400 order by created_at / 86400`.execute(db)
+  return pieces(r.rows)
 }
 
-/** One user's buckets (by id or by username) from start to end (both inclusive, seconds), as JSON. */
+/** One user's buckets (by id or by username) from start to end (both inclusive, seconds), as JSON pieces. */
 export function userBucketsJson(
   db: Kysely<DB>,
   dialect: Dialect,
   who: { userId: number } | { username: string },
   start: number,
   end: number,
-): Promise<string> {
+): Promise<string[]> {
   const user = 'userId' in who ? sql`user_id = ${who.userId}` : sql`username = ${who.username}`
-  return jsonRows(db, dialect, 'quota_data', BUCKET_COLUMNS, { start, end, who: user })
+  // every row of a name filter holds that very name
+  const fixed = 'username' in who ? { username: JSON.stringify(who.username) } : undefined
+  return jsonPieces(db, dialect, 'quota_data', BUCKET_COLUMNS, { start, end, who: user, fixed })
 }
 
 /**
  * Every user's buckets summed per model and hour, from start to end (both inclusive, seconds), as
- * JSON: read from quota_models, which holds those sums (quota_data has a row per user besides).
+ * JSON pieces: read from quota_models, which holds those sums (quota_data has a row per user besides).
  */
-export function modelTotalsJson(db: Kysely<DB>, dialect: Dialect, start: number, end: number): Promise<string> {
-  return jsonRows(db, dialect, 'quota_models', MODEL_COLUMNS, { start, end })
+export function modelTotalsJson(db: Kysely<DB>, dialect: Dialect, start: number, end: number): Promise<string[]> {
+  return jsonPieces(db, dialect, 'quota_models', MODEL_COLUMNS, { start, end })
 }
 
 // ---- the ledger's buckets -------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { modelTotalsJson, userBucketsJson } from '../db/quota-data.ts'
 import { breakdown, BREAKDOWN_BY, BREAKDOWN_PERIODS, type BreakdownPeriod } from '../db/breakdowns.ts'
-import { fail, nowSeconds, ok, okJson, readQuery, refuse, type Env } from '../http.ts'
+import { fail, nowSeconds, ok, okJsonPieces, readQuery, refuse, type Env } from '../http.ts'
 import { text } from '../i18n/index.ts'
 import { requireRole } from '../middleware/session.ts'
 import { queryInt } from '../lib/query.ts'
@@ -52,7 +52,7 @@ export function dataRoutes(ctx: AppContext) {
     const q = readQuery(c, rangeQuery)
     const { start, end } = range(q)
     const { dialect } = ctx.database
-    return okJson(
+    return okJsonPieces(
       c,
       q.username
         ? await userBucketsJson(db, dialect, { username: q.username }, start, end)
@@ -63,7 +63,7 @@ export function dataRoutes(ctx: AppContext) {
   app.on('GET', ['/data/self', '/data/self/'], user, async (c) => {
     const { start, end } = range(readQuery(c, rangeQuery))
     if (end - start > SELF_SPAN_MAX) return fail(c, text('data.spanTooLong', { days: SELF_SPAN_MAX / DAY }))
-    return okJson(c, await userBucketsJson(db, ctx.database.dialect, { userId: c.get('user').id }, start, end))
+    return okJsonPieces(c, await userBucketsJson(db, ctx.database.dialect, { userId: c.get('user').id }, start, end))
   })
 
   app.get('/data/breakdown', admin, async (c) => {
