@@ -3,6 +3,9 @@ import assert from 'node:assert/strict'
 import { chunkAt } from '../../server/relay/doors/index.ts'
 import { forEachEvent } from '../../server/relay/sse.ts'
 import { ResponsesPassthrough, channelOfResponse, rememberResponse } from '../../server/relay/adapters/native.ts'
+import { ResponsesStream } from '../../server/relay/doors/responses-stream.ts'
+import { functionItem, messageItem, responseObject } from '../../server/relay/doors/responses.ts'
+import type { RelayCall } from '../../server/relay/adapters/types.ts'
 
 /** Every JSON object the door's chunk reader finds in a segment. */
 function chunks(text: string): unknown[] {
@@ -75,5 +78,72 @@ describe('the Responses passthrough reads only the events it needs', () => {
     rememberResponse('resp_ring25000', 2)
     assert.equal(channelOfResponse('resp_ring15000'), undefined)
     assert.equal(channelOfResponse('resp_ring15001'), 2)
+  })
+})
+
+describe('the Responses stream writes the response object as the plain answer has it', () => {
+  const json = {
+    model: 'm',
+    instructions: 'be brief',
+    max_output_tokens: 9,
+    temperature: 0.2,
+    user: 'u "1"',
+    metadata: { k: 'v' },
+    text: { format: { type: 'json_object' } },
+    tools: [{ type: 'function', name: 'f', parameters: { type: 'object', properties: {} } }],
+    tool_choice: 'required',
+    stream: true,
+  }
+  const call = { mode: 'responses', json, model: 'm-mapped', stream: true } as unknown as RelayCall
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  })
+  /** The events' data objects, each checked to be JSON. */
+  const events = (text: string) =>
+    text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((e) => JSON.parse(e.split('\n')[1]!.slice(6)) as Record<string, any>)
+  const sameButTime = (got: Record<string, any>, want: Record<string, any>) =>
+    assert.deepEqual({ ...got, created_at: 0 }, { ...want, created_at: 0 })
+
+  it('in response.created, .in_progress and .incomplete, with every item and the usage', () => {
+    const s = new ResponsesStream(call)
+    const usage = { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 }
+    const text =
+      s.chunk(chunk({ content: 'Hé "q"\n' })) +
+      s.chunk(chunk({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'f', arguments: '{"a"' } }] })) +
+      s.chunk(chunk({ tool_calls: [{ index: 0, function: { arguments: ':1}' } }] }, 'length')) +
+      s.end(usage)
+    const all = events(text)
+    const [created, progress] = all
+    const id = created!.response.id as string
+    sameButTime(created!.response, responseObject(id, call, 'in_progress', [], null))
+    assert.deepEqual(progress!.response, created!.response)
+    const last = all.at(-1)!
+    assert.equal(last.type, 'response.incomplete')
+    const [msg, fn] = last.response.output
+    assert.deepEqual(msg, messageItem(msg.id, 'Hé "q"\n', 'completed'))
+    assert.deepEqual(fn, functionItem(fn.id, 'call_1', 'f', '{"a":1}', 'completed'))
+    sameButTime(last.response, responseObject(id, call, 'incomplete', [msg, fn], usage))
+    assert.deepEqual(
+      all.map((e) => e.sequence_number),
+      all.map((_, i) => i),
+    )
+  })
+
+  it('in response.failed, with the error and only the items finished before it', () => {
+    // a call still open at output 0, the message at 1 finished when a second call opened
+    const s = new ResponsesStream(call)
+    s.chunk(chunk({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'f', arguments: '{' } }] }))
+    s.chunk(chunk({ content: 'part' }))
+    const out = s.chunk(chunk({ tool_calls: [{ index: 1, id: 'call_2', function: { name: 'f', arguments: '{' } }] }))
+    const failed = events(s.fail('upstream cut', 'upstream_error'))[0]!
+    assert.equal(failed.type, 'response.failed')
+    const item = events(out).find((e) => e.type === 'response.output_item.done')!.item
+    sameButTime(failed.response, {
+      ...responseObject(failed.response.id, call, 'failed', [item], null),
+      error: { code: 'upstream_error', message: 'upstream cut' },
+    })
   })
 })

@@ -2,7 +2,7 @@ import type { Usage } from '../pricing.ts'
 import type { RelayCall } from '../adapters/index.ts'
 import { finishReason } from '../adapters/types.ts'
 import { newId, type Chat, type DoorStream } from './types.ts'
-import { functionItem, messageItem, responseObject } from './responses.ts'
+import { functionItem, ResponseText } from './responses.ts'
 
 interface FunctionCall {
   output: number
@@ -21,16 +21,16 @@ export class ResponsesStream implements DoorStream {
   private seq = 0
   private started = false
   private readonly id = newId('resp_')
-  private readonly call: RelayCall
-  /** finished output items, by output index */
-  private items: Chat[] = []
+  private readonly response: ResponseText
+  /** finished output items as JSON texts, by output index */
+  private items: string[] = []
   /** the message item being written: its output index, id and text so far */
   private message: { output: number; id: string; text: string } | null = null
   private calls = new Map<number, FunctionCall>()
   private finish: string | null = null
 
   constructor(call: RelayCall) {
-    this.call = call
+    this.response = new ResponseText(call)
   }
 
   /** One event whose data is {type, sequence_number, ...}: `fields` is the rest as JSON members. */
@@ -46,7 +46,7 @@ export class ResponsesStream implements DoorStream {
     if (this.started) return ''
     this.started = true
     // the same response in both events: serialised once
-    const response = `"response":${JSON.stringify(responseObject(this.id, this.call, 'in_progress', [], null))}`
+    const response = `"response":${this.response.of(this.id, 'in_progress', [], null)}`
     return this.raw('response.created', response) + this.raw('response.in_progress', response)
   }
 
@@ -68,18 +68,16 @@ export class ResponsesStream implements DoorStream {
     const m = this.message
     if (!m) return ''
     this.message = null
-    this.items[m.output] = messageItem(m.id, m.text, 'completed')
-    // the text serialised once for the three events that carry it (the shapes of messageItem)
+    // the text serialised once for the four places that carry it (the shapes of messageItem)
     const text = JSON.stringify(m.text)
     const at = `"item_id":"${m.id}","output_index":${m.output},"content_index":0`
     const part = `{"type":"output_text","text":${text},"annotations":[]}`
+    const item = `{"id":"${m.id}","type":"message","status":"completed","role":"assistant","content":[${part}]}`
+    this.items[m.output] = item
     return (
       this.raw('response.output_text.done', `${at},"text":${text},"logprobs":[]`) +
       this.raw('response.content_part.done', `${at},"part":${part}`) +
-      this.raw(
-        'response.output_item.done',
-        `"output_index":${m.output},"item":{"id":"${m.id}","type":"message","status":"completed","role":"assistant","content":[${part}]}`,
-      )
+      this.raw('response.output_item.done', `"output_index":${m.output},"item":${item}`)
     )
   }
 
@@ -132,19 +130,20 @@ export class ResponsesStream implements DoorStream {
   end(usage: Usage): string {
     let out = this.start() + this.closeMessage()
     for (const f of this.calls.values()) {
-      const item = functionItem(f.id, f.callId, f.name, f.args, 'completed')
+      const item = JSON.stringify(functionItem(f.id, f.callId, f.name, f.args, 'completed'))
       this.items[f.output] = item
       out += this.event('response.function_call_arguments.done', { item_id: f.id, output_index: f.output, arguments: f.args })
-      out += this.event('response.output_item.done', { output_index: f.output, item })
+      out += this.raw('response.output_item.done', `"output_index":${f.output},"item":${item}`)
     }
     this.calls.clear()
     const incomplete = finishReason(this.finish) === 'length'
-    const response = responseObject(this.id, this.call, incomplete ? 'incomplete' : 'completed', this.items, usage)
-    return out + this.event(incomplete ? 'response.incomplete' : 'response.completed', { response })
+    const response = this.response.of(this.id, incomplete ? 'incomplete' : 'completed', this.items, usage)
+    return out + this.raw(incomplete ? 'response.incomplete' : 'response.completed', `"response":${response}`)
   }
 
   fail(message: string, type: string): string {
-    const response = { ...responseObject(this.id, this.call, 'failed', this.items, null), error: { code: type, message } }
-    return this.start() + this.event('response.failed', { response })
+    // the items finished so far (a function call still open has none yet)
+    const response = this.response.of(this.id, 'failed', this.items.filter(Boolean), null, { code: type, message })
+    return this.start() + this.raw('response.failed', `"response":${response}`)
   }
 }

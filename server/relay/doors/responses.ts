@@ -102,9 +102,33 @@ export function responsesUsage(u: Usage | null): Record<string, unknown> {
   }
 }
 
+/**
+ * The response object's fields that only echo the request, in their places around `output` and
+ * `usage`: the same for every event of a stream, which serialises them once (responseText).
+ */
+function echoFields(call: RelayCall) {
+  const j = call.json ?? {}
+  return {
+    beforeOutput: { instructions: j.instructions ?? null, max_output_tokens: j.max_output_tokens ?? null, model: call.model },
+    afterOutput: {
+      parallel_tool_calls: j.parallel_tool_calls ?? true,
+      previous_response_id: null,
+      reasoning: { effort: null, summary: null },
+      store: false,
+      temperature: j.temperature ?? 1,
+      text: j.text ?? { format: { type: 'text' } },
+      tool_choice: j.tool_choice ?? 'auto',
+      tools: Array.isArray(j.tools) ? j.tools : [],
+      top_p: j.top_p ?? 1,
+      truncation: 'disabled',
+    },
+    afterUsage: { user: j.user ?? null, metadata: j.metadata ?? {} },
+  }
+}
+
 /** The response object around `output`: the fields a Responses client reads, echoing the request. */
 export function responseObject(id: string, call: RelayCall, status: string, output: unknown[], usage: Usage | null): Chat {
-  const j = call.json ?? {}
+  const echo = echoFields(call)
   return {
     id,
     object: 'response',
@@ -112,23 +136,37 @@ export function responseObject(id: string, call: RelayCall, status: string, outp
     status,
     error: null,
     incomplete_details: status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
-    instructions: j.instructions ?? null,
-    max_output_tokens: j.max_output_tokens ?? null,
-    model: call.model,
+    ...echo.beforeOutput,
     output,
-    parallel_tool_calls: j.parallel_tool_calls ?? true,
-    previous_response_id: null,
-    reasoning: { effort: null, summary: null },
-    store: false,
-    temperature: j.temperature ?? 1,
-    text: j.text ?? { format: { type: 'text' } },
-    tool_choice: j.tool_choice ?? 'auto',
-    tools: Array.isArray(j.tools) ? j.tools : [],
-    top_p: j.top_p ?? 1,
-    truncation: 'disabled',
+    ...echo.afterOutput,
     usage: usage ? responsesUsage(usage) : null,
-    user: j.user ?? null,
-    metadata: j.metadata ?? {},
+    ...echo.afterUsage,
+  }
+}
+
+/** A response object's JSON text for one stream: the request's echo serialised once, the rest per event. */
+export class ResponseText {
+  private readonly parts: [string, string, string]
+
+  constructor(call: RelayCall) {
+    const echo = echoFields(call)
+    const members = (o: object) => JSON.stringify(o).slice(1, -1)
+    this.parts = [members(echo.beforeOutput), members(echo.afterOutput), members(echo.afterUsage)]
+  }
+
+  /**
+   * What responseObject(id, call, status, output, usage) serialises to, with `error` set when
+   * given; the output items come as JSON texts.
+   */
+  of(id: string, status: string, output: readonly string[], usage: Usage | null, error?: { code: string; message: string }): string {
+    const [before, after, last] = this.parts
+    const incomplete = status === 'incomplete' ? '{"reason":"max_output_tokens"}' : 'null'
+    const u = usage ? JSON.stringify(responsesUsage(usage)) : 'null'
+    const e = error ? JSON.stringify(error) : 'null'
+    return (
+      `{"id":"${id}","object":"response","created_at":${Math.floor(Date.now() / 1000)},"status":"${status}","error":${e},` +
+      `"incomplete_details":${incomplete},${before},"output":[${output.join(',')}],${after},"usage":${u},${last}}`
+    )
   }
 }
 
