@@ -103,8 +103,19 @@ export async function fill(el: Element, name: string, value: string): Promise<vo
   const input = await waitFor(() => inputNamed(el, name), `input ${name}`)
   input.value = value
   input.dispatchEvent(new CustomEvent('sl-input', { bubbles: true, composed: true }))
-  // React renders updates from native listeners on its scheduler: give it time, as a typist would
-  await sleep(50)
+  // React renders updates from native listeners on its scheduler, later when the page is busy: a
+  // controlled input waits until React has committed the value (the form's handlers then see it),
+  // any other input gets the time a typist would give it
+  const controlled = 'value' in (committedProps(input) ?? {})
+  const until = Date.now() + (controlled ? 3000 : 50)
+  do await sleep(20)
+  while (Date.now() < until && !(controlled && String(committedProps(input)?.value) === value))
+}
+
+/** The props React last committed to a DOM node (React keeps them on the node, under __reactProps$…). */
+function committedProps(node: Element): Record<string, unknown> | undefined {
+  const key = Object.keys(node).find((k) => k.startsWith('__reactProps$'))
+  return key ? ((node as unknown as Record<string, Record<string, unknown>>)[key] ?? undefined) : undefined
 }
 
 /** The sl-input whose name property is `name` (React sets Shoelace props as properties, not attributes). */
