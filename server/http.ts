@@ -72,17 +72,18 @@ const OK_ARRAY_HEAD = '{"success":true,"message":"","data":['
 
 /**
  * A success whose data is JSON the database wrote already (a long list of buckets): an array given
- * as pieces of its members (each one or more members joined by commas), written straight into one
- * buffer, so no string of the whole answer is made.
+ * as pieces of its members (each one or more members joined by commas, as text or as UTF-8 bytes),
+ * written straight into one buffer, so no string of the whole answer is made.
  */
-export function okJsonPieces(c: Context, pieces: readonly string[]) {
+export function okJsonPieces(c: Context, pieces: ReadonlyArray<string | Buffer>) {
   let size = OK_ARRAY_HEAD.length + 2 + Math.max(0, pieces.length - 1)
-  for (const p of pieces) size += Buffer.byteLength(p)
+  for (const p of pieces) size += typeof p === 'string' ? Buffer.byteLength(p) : p.length
   const out = Buffer.allocUnsafe(size)
   let at = out.write(OK_ARRAY_HEAD, 0, 'latin1')
   for (let i = 0; i < pieces.length; i++) {
     if (i) out[at++] = 0x2c
-    at += out.write(pieces[i]!, at)
+    const p = pieces[i]!
+    at += typeof p === 'string' ? out.write(p, at) : p.copy(out, at)
   }
   out.write(']}', at, 'latin1')
   return c.body(out, 200, { 'content-type': 'application/json' })

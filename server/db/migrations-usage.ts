@@ -178,3 +178,20 @@ export function bucketsInAnswerOrder(): Migration {
     },
   }
 }
+
+/**
+ * How many ledger batches have written into each UTC day's buckets (quota_day_writes): the
+ * dashboard keeps the JSON of closed days it has read and reads a day again only once its count
+ * has moved (dashboard-days.ts). Days with no row count as never written.
+ */
+export function quotaDayWrites(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('quota_day_writes')
+        .addColumn('created_at', 'bigint', (c) => c.primaryKey())
+        .addColumn('writes', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute()
+    },
+  }
+}

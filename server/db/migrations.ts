@@ -6,6 +6,7 @@ import type { Dialect } from './index.ts'
 import { big, int, text, withId, type Table } from './migration-columns.ts'
 import {
   bucketsInAnswerOrder,
+  quotaDayWrites,
   logsByHour,
   logsByTokenId,
   quotaDays,
@@ -381,6 +382,7 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
         '0021_logs_by_hour': logsByHour(),
         '0022_logs_by_token_id': logsByTokenId(),
         '0023_buckets_in_answer_order': bucketsInAnswerOrder(),
+        '0024_quota_day_writes': quotaDayWrites(),
       }),
     },
     migrationTableName: 'tollgate_migrations',

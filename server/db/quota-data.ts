@@ -41,6 +41,7 @@ function objectText(columns: readonly string[], fixed: Readonly<Record<string, s
  * reader thread and to serialise than the query itself. A piece stays far below the 2.5 MB of the
  * whole, which as one string lived in V8's large-object space until a full collection (the
  * month's answers left some 8 MB there each, and the collections they brought were their tail).
+ * Each piece comes with its UTC day (the start, in seconds); a day without buckets is an empty piece.
  */
 async function jsonPieces(
   db: Kysely<DB>,
@@ -48,12 +49,12 @@ async function jsonPieces(
   table: 'quota_data' | 'quota_models',
   columns: readonly string[],
   range: { start: number; end: number; who?: RawBuilder<unknown>; fixed?: Record<string, string> },
-): Promise<string[]> {
+): Promise<DayPiece[]> {
   const who = range.who ? sql` and ${range.who}` : sql``
   const from = sql`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)}
     where created_at >= ${range.start} and created_at <= ${range.end}${who}`
   const order = sql`order by created_at, model_name`
-  const pieces = (rows: Array<{ j: string | null }>) => rows.flatMap((d) => (d.j ? [d.j] : []))
+  const pieces = (rows: Array<{ d: number | string; j: string | null }>) => rows.map((r) => ({ day: Number(r.d) * DAY, json: r.j ?? '' }))
   if (dialect === 'postgres') {
     const first = Math.floor(range.start / DAY)
     const last = Math.floor(range.end / DAY)
@@ -62,13 +63,19 @@ async function jsonPieces(
     // index into an aggregate of a sorted subquery (PostgreSQL keeps that order where nothing
     // is joined), where the grouped form sorted them first: a third of a month's time.
     if (last - first > MOST_ORDERED_DAYS) {
-      const grouped = await sql<{ j: string }>`select string_agg(${objectText(columns, range.fixed)}, ',' ${order}) as j
+      const grouped = await sql<{
+        d: string
+        j: string
+      }>`select created_at / 86400 as d, string_agg(${objectText(columns, range.fixed)}, ',' ${order}) as j
         from (${from}) as b group by created_at / 86400 order by created_at / 86400`.execute(db)
       return pieces(grouped.rows)
     }
     const daysFrom = (a: number, b: number) =>
       onIndexes(db, dialect, false, async (tx) => {
-        const r = await sql<{ j: string | null }>`select (select string_agg(o, ',') from (select ${objectText(columns, range.fixed)} as o
+        const r = await sql<{
+          d: string
+          j: string | null
+        }>`select d, (select string_agg(o, ',') from (select ${objectText(columns, range.fixed)} as o
           from ${sql.table(table)} where created_at >= greatest(d * ${DAY}, ${range.start})
           and created_at <= least(d * ${DAY} + ${DAY - 1}, ${range.end})${who} ${order}) as x) as j
           from generate_series(${a}::bigint, ${b}::bigint) as d`.execute(tx)
@@ -81,19 +88,29 @@ async function jsonPieces(
   }
   // SQLite: a day's objects a row as well, in answer order (group_concat's own ORDER BY)
   const object = sql`json_object(${sql.join(columns.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`))})`
-  const r = await sql<{ j: string | null }>`select group_concat(${object}, ',' ${order}) as j from (${from}) as b
+  const r = await sql<{
+    d: number
+    j: string | null
+  }>`select created_at / 86400 as d, group_concat(${object}, ',' ${order}) as j from (${from}) as b
     group by created_at / 86400 order by created_at / 86400`.execute(db)
   return pieces(r.rows)
 }
 
-/** One user's buckets (by id or by username) from start to end (both inclusive, seconds), as JSON pieces. */
+/** A UTC day's buckets as JSON objects joined by commas ('' for a day without any). */
+export interface DayPiece {
+  /** the start of the UTC day, unix seconds */
+  day: number
+  json: string
+}
+
+/** One user's buckets (by id or by username) from start to end (both inclusive, seconds), as a day's JSON a piece. */
 export function userBucketsJson(
   db: Kysely<DB>,
   dialect: Dialect,
   who: { userId: number } | { username: string },
   start: number,
   end: number,
-): Promise<string[]> {
+): Promise<DayPiece[]> {
   const user = 'userId' in who ? sql`user_id = ${who.userId}` : sql`username = ${who.username}`
   // every row of a name filter holds that very name
   const fixed = 'username' in who ? { username: JSON.stringify(who.username) } : undefined
@@ -102,9 +119,9 @@ export function userBucketsJson(
 
 /**
  * Every user's buckets summed per model and hour, from start to end (both inclusive, seconds), as
- * JSON pieces: read from quota_models, which holds those sums (quota_data has a row per user besides).
+ * a day's JSON a piece: read from quota_models, which holds those sums (quota_data has a row per user besides).
  */
-export function modelTotalsJson(db: Kysely<DB>, dialect: Dialect, start: number, end: number): Promise<string[]> {
+export function modelTotalsJson(db: Kysely<DB>, dialect: Dialect, start: number, end: number): Promise<DayPiece[]> {
   return jsonPieces(db, dialect, 'quota_models', MODEL_COLUMNS, { start, end })
 }
 
@@ -162,6 +179,11 @@ export async function refillModelTotals(db: Kysely<DB>): Promise<void> {
   await db.deleteFrom('quota_models').execute()
   await sql`insert into quota_models (model_name, created_at, token_used, count, quota)
     select model_name, created_at, sum(token_used), sum(count), sum(quota) from quota_data group by model_name, created_at`.execute(db)
+  // written outside the ledger: every day the dashboard may have kept counts as written to
+  await sql`update quota_day_writes set writes = writes + 1`.execute(db)
+  await sql`insert into quota_day_writes (created_at, writes)
+    select distinct created_at - created_at % ${sql.lit(DAY)}, 1 from quota_models where true
+    on conflict (created_at) do nothing`.execute(db)
 }
 
 /** What a batch's user buckets add to everyone's per model and hour (quota_models). */
@@ -255,6 +277,30 @@ export function dayDeltas(dims: Iterable<DimDelta>): DimDelta[] {
     } else sums.set(k, { ...d, created_at: day })
   }
   return [...sums.values()]
+}
+
+/** The UTC days a batch's buckets fall in, in ascending order. */
+export function bucketDays(buckets: Iterable<BucketDelta>): number[] {
+  const days = new Set<number>()
+  for (const b of buckets) days.add(dayOf(b.created_at))
+  return [...days].sort((a, b) => a - b)
+}
+
+/**
+ * Counts one more write into each of `rows` UTC days (quota_day_writes), in one statement. The
+ * ledger runs it in the transaction that adds to the days' buckets: a day whose count has not
+ * moved since the dashboard read it still holds the buckets it read (dashboard-days.ts).
+ */
+export function markDaysSql(rows: number, style: Placeholder): string {
+  const k = `day-writes:${style}:${rows}`
+  let s = upsertText.get(k)
+  if (!s) {
+    const values = Array.from({ length: rows }, (_, i) => (style === '?' ? '(?, 1)' : `($${i + 1}, 1)`)).join(', ')
+    s = `INSERT INTO quota_day_writes (created_at, writes) VALUES ${values}
+      ON CONFLICT (created_at) DO UPDATE SET writes = quota_day_writes.writes + 1`
+    upsertText.set(k, s)
+  }
+  return s
 }
 
 /** Orders deltas by their row (PostgreSQL: two instances' upserts then lock shared rows in the same order). */

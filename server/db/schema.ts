@@ -271,6 +271,8 @@ export interface DB {
   quota_models: QuotaModelsTable
   quota_days: QuotaDaysTable
   buckets_since: { id: number; since: number }
+  /** ledger batches written into each UTC day's buckets (0024_quota_day_writes) */
+  quota_day_writes: { created_at: number; writes: number }
   ledger_journal: LedgerJournalTable
   guard_entries: GuardEntriesTable
 }

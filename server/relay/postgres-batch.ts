@@ -2,10 +2,12 @@ import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely'
 import type { DB } from '../db/schema.ts'
 import { insertLogsSql, logValues } from '../db/log-rows.ts'
 import {
+  bucketDays,
   bucketValues,
   byDimRow,
   dayDeltas,
   dimValues,
+  markDaysSql,
   modelDeltas,
   upsertBucketsSql,
   upsertDaysSql,
@@ -91,6 +93,13 @@ export async function writePostgresBatch(db: Kysely<DB>, b: PlainBatch): Promise
     // in one order of rows, so that two instances' upserts lock the shared rows (everyone's hour, a busy key's day) alike
     await inChunks(tx, [...b.dims].sort(byDimRow), CHUNK, (n) => upsertDimsSql(n, '$n'), dimValues)
     await inChunks(tx, dayDeltas(b.dims).sort(byDimRow), CHUNK, (n) => upsertDaysSql(n, '$n'), dimValues)
+    await inChunks(
+      tx,
+      bucketDays(b.buckets),
+      CHUNK,
+      (n) => markDaysSql(n, '$n'),
+      (d) => [d],
+    )
     for (const mark of b.marks) await tx.executeQuery(CompiledQuery.raw(markSql('postgres'), mark))
   })
   return fresh

@@ -1,9 +1,11 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { insertLogsSql, logValues } from '../db/log-rows.ts'
 import {
+  bucketDays,
   bucketValues,
   dayDeltas,
   dimValues,
+  markDaysSql,
   modelDeltas,
   upsertBucketsSql,
   upsertDaysSql,
@@ -15,7 +17,7 @@ import { TOKEN_STATUS } from '../../domain/statuses.ts'
 import { isReachedStatus, markTokenSql, type Fresh, type PlainBatch } from './ledger-batch.ts'
 
 type Statements = Record<
-  'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket' | 'model' | 'dim' | 'day' | 'mark',
+  'log' | 'user' | 'token' | 'channel' | 'expired' | 'exhausted' | 'bucket' | 'model' | 'dim' | 'day' | 'dayWrite' | 'mark',
   StatementSync
 >
 
@@ -40,6 +42,7 @@ function statements(db: DatabaseSync): Statements {
     model: db.prepare(upsertModelsSql(1, '?')),
     dim: db.prepare(upsertDimsSql(1, '?')),
     day: db.prepare(upsertDaysSql(1, '?')),
+    dayWrite: db.prepare(markDaysSql(1, '?')),
     mark: db.prepare(markSql('sqlite')),
   }
   prepared.set(db, s)
@@ -74,6 +77,7 @@ export function writeBatch(db: DatabaseSync, b: PlainBatch): Fresh {
     for (const m of modelDeltas(b.buckets)) s.model.run(...m)
     for (const d of b.dims) s.dim.run(...dimValues(d))
     for (const d of dayDeltas(b.dims)) s.day.run(...dimValues(d))
+    for (const d of bucketDays(b.buckets)) s.dayWrite.run(d)
     for (const [gen, seq] of b.marks) s.mark.run(gen, seq)
     db.exec('COMMIT')
     return fresh

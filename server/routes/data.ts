@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AppContext } from '../context.ts'
 import { modelTotalsJson, userBucketsJson } from '../db/quota-data.ts'
+import { dashboardPieces, DayJsonCache, type DashboardScope } from '../db/dashboard-days.ts'
 import { breakdown, BREAKDOWN_BY, BREAKDOWN_PERIODS, type BreakdownPeriod } from '../db/breakdowns.ts'
 import { fail, nowSeconds, ok, okJsonPieces, readQuery, refuse, type Env } from '../http.ts'
 import { text } from '../i18n/index.ts'
@@ -41,6 +42,12 @@ function range(q: z.infer<typeof rangeQuery>): { start: number; end: number } {
   return { start, end }
 }
 
+/**
+ * What the dashboard keeps of closed days' JSON (dashboard-days.ts): some 25 months of everyone's
+ * buckets at ten million requests a month, or as many heavy users' months.
+ */
+const KEPT_DAYS_BYTES = 64 * 1024 * 1024
+
 /** The data dashboard: hourly usage buckets (everyone's by model for administrators, or one user's). */
 export function dataRoutes(ctx: AppContext) {
   const app = new Hono<Env>()
@@ -48,22 +55,23 @@ export function dataRoutes(ctx: AppContext) {
   const user = requireRole(ctx, ROLE.user)
   const { db } = ctx
 
+  const { dialect } = ctx.database
+  const days = new DayJsonCache(KEPT_DAYS_BYTES)
+  const buckets = (scope: DashboardScope, start: number, end: number) =>
+    dashboardPieces(db, days, scope, start, end, (s, e) =>
+      'models' in scope ? modelTotalsJson(db, dialect, s, e) : userBucketsJson(db, dialect, scope, s, e),
+    )
+
   app.on('GET', ['/data/', '/data'], admin, async (c) => {
     const q = readQuery(c, rangeQuery)
     const { start, end } = range(q)
-    const { dialect } = ctx.database
-    return okJsonPieces(
-      c,
-      q.username
-        ? await userBucketsJson(db, dialect, { username: q.username }, start, end)
-        : await modelTotalsJson(db, dialect, start, end),
-    )
+    return okJsonPieces(c, await buckets(q.username ? { username: q.username } : { models: true }, start, end))
   })
 
   app.on('GET', ['/data/self', '/data/self/'], user, async (c) => {
     const { start, end } = range(readQuery(c, rangeQuery))
     if (end - start > SELF_SPAN_MAX) return fail(c, text('data.spanTooLong', { days: SELF_SPAN_MAX / DAY }))
-    return okJsonPieces(c, await userBucketsJson(db, ctx.database.dialect, { userId: c.get('user').id }, start, end))
+    return okJsonPieces(c, await buckets({ userId: c.get('user').id }, start, end))
   })
 
   app.get('/data/breakdown', admin, async (c) => {
