@@ -108,6 +108,92 @@ for (const dialect of dialects) {
       )
     })
 
+    it('by model: the top, the others and each period are the buckets summed, for everyone and for one user', async () => {
+      // random usage far from the other tests' buckets: 9 models, two users, ten days
+      const from = T0 + 200 * DAY
+      let seed = 7
+      const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n)
+      const cells = new Map<string, { user: Named; model: string; at: number; count: number; quota: number }>()
+      for (let i = 0; i < 400; i++) {
+        const user = random(3) ? ann : ben
+        const model = `m${random(9)}`
+        const at = from + random(10 * 24) * H
+        const k = `${user.id}:${model}:${at}`
+        const c = cells.get(k) ?? { user, model, at, count: 0, quota: 0 }
+        c.count += 1 + random(3)
+        c.quota += random(5) * 1000
+        cells.set(k, c)
+      }
+      const buckets = [...cells.values()]
+      await s.ctx.db
+        .insertInto('quota_data')
+        .values(
+          buckets.map((b) => ({
+            user_id: b.user.id,
+            username: b.user.username,
+            model_name: b.model,
+            created_at: b.at,
+            count: b.count,
+            quota: b.quota,
+            token_used: b.count * 7,
+          })),
+        )
+        .execute()
+      await refillModelTotals(s.ctx.db)
+      const offset = 5 * H
+      const expect = (mine: typeof buckets, top: number) => {
+        const day = (at: number) => Math.floor((at + offset) / DAY) * DAY - offset
+        const sum = (xs: typeof buckets) => ({ count: xs.reduce((n, b) => n + b.count, 0), quota: xs.reduce((n, b) => n + b.quota, 0) })
+        const models = [...new Set(mine.map((b) => b.model))]
+        const ranked = models
+          .map((m) => ({ key: m, ...sum(mine.filter((b) => b.model === m)) }))
+          .sort((a, b) => b.quota - a.quota || b.count - a.count || (a.key < b.key ? -1 : 1))
+          .slice(0, top)
+        const inTop = new Set(ranked.map((k) => k.key))
+        const periods = [...new Set(mine.map((b) => day(b.at)))].sort((a, b) => a - b)
+        const rows: Array<[number, string | null, number, number]> = []
+        for (const p of periods) {
+          const here = mine.filter((b) => day(b.at) === p)
+          for (const m of [...inTop].sort()) {
+            const x = here.filter((b) => b.model === m)
+            if (x.length) rows.push([p, m, sum(x).count, sum(x).quota])
+          }
+          const rest = sum(here.filter((b) => !inTop.has(b.model)))
+          if (rest.count || rest.quota) rows.push([p, null, rest.count, rest.quota])
+        }
+        const rest = sum(mine.filter((b) => !inTop.has(b.model)))
+        return { top: ranked.map((k) => [k.key, k.count, k.quota]), others: rest.count ? [rest.count, rest.quota] : null, rows }
+      }
+      const got = (d: any) => ({
+        top: d.top.map((k: any) => [k.key, k.count, k.quota]),
+        others: d.others ? [d.others.count, d.others.quota] : null,
+        rows: d.rows.map((x: any) => [x.period, x.key, x.count, x.quota]),
+      })
+      const q = `granularity=day&tz_offset=${offset}&start_timestamp=${from}&end_timestamp=${from + 10 * DAY - 1}`
+      const all = await root.get(`/api/data/breakdown?by=model&top=4&${q}`)
+      assert.equal(all.body.success, true, all.body.message)
+      assert.deepEqual(got(all.body.data), expect(buckets, 4))
+      const own = await ann.get(`/api/data/self/breakdown?by=model&top=3&${q}`)
+      assert.equal(own.body.success, true, own.body.message)
+      assert.deepEqual(
+        got(own.body.data),
+        expect(
+          buckets.filter((b) => b.user === ann),
+          3,
+        ),
+      )
+      const byName = await root.get(`/api/data/breakdown?by=model&top=3&username=ben&${q}`)
+      assert.deepEqual(
+        got(byName.body.data),
+        expect(
+          buckets.filter((b) => b.user === ben),
+          3,
+        ),
+      )
+      await s.ctx.db.deleteFrom('quota_data').where('created_at', '>=', from).execute()
+      await refillModelTotals(s.ctx.db)
+    })
+
     it('groups days and weeks where the viewer days begin', async () => {
       // eight hours east of UTC: T0 + 30 h is 14:00 on the second local day, T0 + 2 h the first
       const day = await root.get(`/api/data/breakdown?by=user&granularity=day&tz_offset=${8 * H}&${range(2)}`)
