@@ -3,7 +3,8 @@
  * with a token each, 2,000 channels and 100,000 tasks into SQLite and PostgreSQL, then times every
  * list, search, stat, dashboard and breakdown call of the console, asked over HTTP of the production
  * server (server/main.ts) in its own process, right after seeding (no manual ANALYZE), and prints
- * p50 / p95 / worst per call, request to last byte, against the 50 ms budget.
+ * p50 / p95 / worst per call, request to last byte, against the 50 ms budget, and each call's
+ * first run (the dashboard reads a closed day from the database once, then keeps it).
  *
  *   node tests/bench/console-scale.ts [--rows=10000000] [--users=10000] [--channels=2000]
  *        [--tasks=100000] [--days=30] [--runs=20] [--db=sqlite,postgres] [--reuse] [--only=<label part>]
@@ -168,6 +169,8 @@ interface Result {
   p50: number
   p95: number
   worst: number
+  /** the call's first run in this server process (the dashboard keeps closed days from it on) */
+  first: number
   rows: number
 }
 
@@ -230,9 +233,10 @@ async function measure(server: Server, a: Args, users: SeedUser[], env: Record<s
         // a call ten times over budget twice is over it: more runs would only make the bench long
         if (ms.length === 2 && ms.every((t) => t > 10 * BUDGET_MS)) break
       }
+      const first = ms[0]!
       ms.sort((x, y) => x - y)
       const at = (q: number) => ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)]!
-      results.push({ label: c.label, runs: ms.length, p50: at(0.5), p95: at(0.95), worst: ms[ms.length - 1]!, rows })
+      results.push({ label: c.label, runs: ms.length, p50: at(0.5), p95: at(0.95), worst: ms[ms.length - 1]!, first, rows })
     }
     return results
   } finally {
@@ -248,11 +252,11 @@ async function measure(server: Server, a: Args, users: SeedUser[], env: Record<s
 
 function print(dialect: string, results: Result[]) {
   say(`\n${dialect}: ms from request to the answer's last byte, over HTTP to the server in its own process, budget p95 <= ${BUDGET_MS} ms`)
-  say('   p50     p95   worst  rows  runs  ok  call')
+  say('   p50     p95   worst   first  rows  runs  ok  call')
   for (const r of results) {
     const f = (n: number) => n.toFixed(1).padStart(7)
     const ok = r.p95 <= BUDGET_MS ? 'ok' : '--'
-    say(`${f(r.p50)} ${f(r.p95)} ${f(r.worst)} ${String(r.rows).padStart(5)} ${String(r.runs).padStart(5)}  ${ok}  ${r.label}`)
+    say(`${f(r.p50)} ${f(r.p95)} ${f(r.worst)} ${f(r.first)} ${String(r.rows).padStart(5)} ${String(r.runs).padStart(5)}  ${ok}  ${r.label}`)
   }
   const over = results.filter((r) => r.p95 > BUDGET_MS).length
   say(`${dialect}: ${results.length - over} of ${results.length} calls within budget`)
