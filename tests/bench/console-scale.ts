@@ -256,7 +256,9 @@ function print(dialect: string, results: Result[]) {
   for (const r of results) {
     const f = (n: number) => n.toFixed(1).padStart(7)
     const ok = r.p95 <= BUDGET_MS ? 'ok' : '--'
-    say(`${f(r.p50)} ${f(r.p95)} ${f(r.worst)} ${f(r.first)} ${String(r.rows).padStart(5)} ${String(r.runs).padStart(5)}  ${ok}  ${r.label}`)
+    say(
+      `${f(r.p50)} ${f(r.p95)} ${f(r.worst)} ${f(r.first)} ${String(r.rows).padStart(5)} ${String(r.runs).padStart(5)}  ${ok}  ${r.label}`,
+    )
   }
   const over = results.filter((r) => r.p95 > BUDGET_MS).length
   say(`${dialect}: ${results.length - over} of ${results.length} calls within budget`)
