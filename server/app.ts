@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono'
-import { cors } from 'hono/cors'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { randomBytes } from 'node:crypto'
@@ -12,6 +11,7 @@ import { localeOf, render, say, type Locale } from './i18n/index.ts'
 import { OptionStore } from './options.ts'
 import { RateLimiter, rateLimit } from './middleware/rate-limit.ts'
 import { csrfGuard } from './middleware/csrf.ts'
+import { apiCors } from './middleware/cors.ts'
 import { securityHeaders } from './middleware/headers.ts'
 import { apiRoutes } from './routes/index.ts'
 import { serveConsole } from './static.ts'
@@ -123,10 +123,7 @@ export async function createServer(config: Config): Promise<Server> {
   // any site may call the API without credentials (the bearer embed credential, public reads);
   // never with cookies: no Access-Control-Allow-Credentials
   // Content-Disposition: an embedding page reads an export's file name
-  api.use(
-    '*',
-    cors({ origin: (origin) => origin || null, allowHeaders: CORS_HEADERS, exposeHeaders: ['Content-Disposition'], maxAge: 600 }),
-  )
+  api.use('*', apiCors({ allowHeaders: CORS_HEADERS, exposeHeaders: ['Content-Disposition'], maxAge: 600 }))
   api.use('*', csrfGuard(ctx))
   api.use('*', async (c, next) => {
     refuseNulQuery(c)
