@@ -27,10 +27,14 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 })
     // JIT off: the console's and the relay's statements are short; on a table of millions of rows
     // without statistics the planner's cost estimates switch JIT compilation on, which alone took
-    // 70 ms of a 3 ms log page. Set per connection rather than as a startup option, which PgBouncer
-    // refuses; a server without JIT (before PostgreSQL 11) answers an error that changes nothing.
+    // 70 ms of a 3 ms log page. No parallel workers either: the console reads pages and buckets
+    // on indexes, and a parallel walk of the primary key for a page 10,000 rows deep took 55-75
+    // ms, the workers' start and the merge included, against 3-12 ms in one process. Set per
+    // connection rather than as startup options, which PgBouncer refuses; a server without JIT
+    // (before PostgreSQL 11) answers an error that changes nothing.
     pool.on('connect', (client) => {
       client.query('SET jit = off').catch(() => {})
+      client.query('SET max_parallel_workers_per_gather = 0').catch(() => {})
     })
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
     database = { db, dialect: 'postgres', close: () => db.destroy() }
