@@ -30,11 +30,11 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     // 70 ms of a 3 ms log page. No parallel workers either: the console reads pages and buckets
     // on indexes, and a parallel walk of the primary key for a page 10,000 rows deep took 55-75
     // ms, the workers' start and the merge included, against 3-12 ms in one process. Set per
-    // connection rather than as startup options, which PgBouncer refuses; a server without JIT
-    // (before PostgreSQL 11) answers an error that changes nothing.
+    // connection rather than as startup options, which PgBouncer refuses, and in one statement (a
+    // second one queued behind it is what node-postgres deprecates); a server without JIT (before
+    // PostgreSQL 11) refuses both, which changes nothing but the speed.
     pool.on('connect', (client) => {
-      client.query('SET jit = off').catch(() => {})
-      client.query('SET max_parallel_workers_per_gather = 0').catch(() => {})
+      client.query('SET jit = off; SET max_parallel_workers_per_gather = 0').catch(() => {})
     })
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
     database = { db, dialect: 'postgres', close: () => db.destroy() }
