@@ -195,3 +195,16 @@ export function quotaDayWrites(): Migration {
     },
   }
 }
+
+/**
+ * A user's own task list, newest first (`/api/task/self`, every platform but Midjourney): no
+ * index led with the user, so a user with four tasks had every task read to find them (17-28 ms
+ * of a 100,000-task table on SQLite, and a cold read of 157).
+ */
+export function tasksByUser(): Migration {
+  return {
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('tasks_user_id').on('tasks').columns(['user_id', 'id']).execute()
+    },
+  }
+}

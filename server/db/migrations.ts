@@ -7,6 +7,7 @@ import { big, int, text, withId, type Table } from './migration-columns.ts'
 import {
   bucketsInAnswerOrder,
   quotaDayWrites,
+  tasksByUser,
   logsByHour,
   logsByTokenId,
   quotaDays,
@@ -383,6 +384,7 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
         '0022_logs_by_token_id': logsByTokenId(),
         '0023_buckets_in_answer_order': bucketsInAnswerOrder(),
         '0024_quota_day_writes': quotaDayWrites(),
+        '0025_tasks_by_user': tasksByUser(),
       }),
     },
     migrationTableName: 'tollgate_migrations',

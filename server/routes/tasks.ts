@@ -138,7 +138,11 @@ function filterOf(list: TaskList, q: z.infer<typeof baseQuery> & { [id: string]:
  */
 function exportTasks(c: Context<Env>, ctx: AppContext, list: TaskList, filter: TaskFilter, self: boolean) {
   const { header, cells } = taskColumns(localeOf(c), !self, !!list.subPlatform)
-  const body = csvStream({ header, cells, batch: (beforeId, size) => listTasks(ctx.db, { ...filter, beforeId }, 0, size) })
+  const body = csvStream({
+    header,
+    cells,
+    batch: (beforeId, size) => listTasks(ctx.db, ctx.database.dialect, { ...filter, beforeId }, 0, size),
+  })
   return c.body(body, 200, {
     'content-type': 'text/csv; charset=utf-8',
     'content-disposition': `attachment; filename="${taskFileName(filter, self)}"`,
@@ -156,7 +160,7 @@ export function tasksRoutes(ctx: AppContext) {
     const handler = (self: boolean) => async (c: Context<Env>) => {
       const q = readQuery(c, schema)
       const filter = { ...filterOf(list, q, !self), userId: self ? c.get('user').id : undefined }
-      const rows = await listTasks(ctx.db, filter, q.p ?? 0, TASK_PAGE_SIZE)
+      const rows = await listTasks(ctx.db, ctx.database.dialect, filter, q.p ?? 0, TASK_PAGE_SIZE)
       return ok(
         c,
         rows.map((r) => taskView(r, list, !self)),
@@ -201,6 +205,7 @@ function familyTaskList(app: Hono<Env>, ctx: AppContext, admin: MiddlewareHandle
     const q = readQuery(c, familyQuery)
     const rows = await listTasks(
       ctx.db,
+      ctx.database.dialect,
       {
         platform: q.platform || undefined,
         otherThan: 'midjourney',

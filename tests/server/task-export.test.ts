@@ -112,7 +112,7 @@ for (const dialect of dialects) {
       const stream = csvStream({
         header,
         cells,
-        batch: (beforeId, size) => listTasks(s.ctx.db, { platform: 'kling', beforeId }, 0, size),
+        batch: (beforeId, size) => listTasks(s.ctx.db, s.ctx.database.dialect, { platform: 'kling', beforeId }, 0, size),
         onBatch: (n) => {
           read += n
           batches++
