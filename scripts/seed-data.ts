@@ -16,6 +16,8 @@ import { insertLogsSql, LEDGER_LOG_COLUMNS } from '../server/db/log-rows.ts'
 import { bucketsFrom } from '../server/db/log-stat.ts'
 import { refillModelTotals, refillRollups } from '../server/db/quota-data.ts'
 import { hashAccessToken } from '../server/middleware/session.ts'
+import { DEFAULT_OPTIONS } from '../server/options.ts'
+import { TIMEOUT_REASON } from '../server/relay/tasks/poll.ts'
 
 /** mulberry32: a small seeded generator, so seeds are reproducible. */
 export function rng(seed: number) {
@@ -333,18 +335,27 @@ export async function bucketsFromFirstRow(database: Database): Promise<void> {
 const TASK_PLATFORMS = ['midjourney', 'suno', 'luma', 'lumav2', 'viggle', 'runway', 'pika', 'kling', 'ideogram'] as const
 const TASK_STATUS = ['SUCCESS', 'SUCCESS', 'SUCCESS', 'FAILURE', 'IN_PROGRESS', 'SUBMITTED'] as const
 
-/** `count` finished and running tasks over the platforms, spread like the log rows. */
+/**
+ * `count` finished and running tasks over the platforms, spread like the log rows. As on a gateway
+ * that has been running: only tasks of the last TaskTimeout (an hour by default) may still be
+ * running; an older one drawn as running has failed on its timeout, as the poller leaves it. (Seeded
+ * running a month back, a quarter of them were failed and refunded by the poller of the timed server
+ * while it was being timed.)
+ */
 export async function seedTasks(database: Database, shape: Shape, count: number): Promise<void> {
   const rand = rng(0x7a5c)
   const end = Date.now()
+  const runningSince = end - Number(DEFAULT_OPTIONS.TaskTimeout) * 1000
   const step = (shape.days * 86400_000) / Math.max(1, count)
   for (let i = 0; i < count; i += 1000) {
     const rows = Array.from({ length: Math.min(1000, count - i) }, (_, k) => {
       const n = i + k
       const user = shape.users[Math.floor(shape.users.length * rand() ** 2)]!
       const platform = TASK_PLATFORMS[Math.floor(TASK_PLATFORMS.length * rand() ** 1.5)]!
-      const status = TASK_STATUS[Math.floor(rand() * TASK_STATUS.length)]!
       const submit = Math.floor(end - shape.days * 86400_000 + n * step)
+      const drawn = TASK_STATUS[Math.floor(rand() * TASK_STATUS.length)]!
+      const timedOut = (drawn === 'IN_PROGRESS' || drawn === 'SUBMITTED') && submit < runningSince
+      const status = timedOut ? 'FAILURE' : drawn
       return {
         platform,
         user_id: user.id,
@@ -361,6 +372,7 @@ export async function seedTasks(database: Database, shape: Shape, count: number)
         created_at: Math.floor(submit / 1000),
         updated_at: Math.floor(submit / 1000),
         url: status === 'SUCCESS' ? `https://cdn.example.com/${n}.png` : '',
+        fail_reason: timedOut ? TIMEOUT_REASON : '',
       }
     })
     await database.db.insertInto('tasks').values(rows).execute()
