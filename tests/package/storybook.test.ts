@@ -132,11 +132,14 @@ interface StoryReport {
   violations: Violation[]
 }
 
-/** Opens one story's iframe in a fresh page, waits for the element to render and settle, runs axe. */
-async function checkStory(context: BrowserContext, base: string, id: string): Promise<StoryReport> {
+/**
+ * A worker's page, kept from story to story: each story is a fresh document in it (its own
+ * modules, stores and session), but the renderer process is not started again for each, which on
+ * this kind of machine cost more than the story itself.
+ */
+async function storyPage(context: BrowserContext) {
   const page = await context.newPage()
-  if (id.endsWith('--mobile-375')) await page.setViewportSize({ width: 375, height: 812 })
-  const errors: string[] = []
+  let errors: string[] = []
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`${m.text()} ${m.location().url}`.trim())
   })
@@ -144,6 +147,18 @@ async function checkStory(context: BrowserContext, base: string, id: string): Pr
   page.on('response', (r) => {
     if (r.status() >= 400) errors.push(`HTTP ${r.status()} ${r.url()}`)
   })
+  return {
+    page,
+    /** what the story said from here on */
+    listen: () => (errors = []),
+  }
+}
+
+/** Opens one story's iframe in the worker's page, waits for the element to render and settle, runs axe. */
+async function checkStory(sp: Awaited<ReturnType<typeof storyPage>>, base: string, id: string): Promise<StoryReport> {
+  const { page } = sp
+  await page.setViewportSize(id.endsWith('--mobile-375') ? { width: 375, height: 812 } : { width: 1280, height: 800 })
+  const errors = sp.listen()
   try {
     await page.goto(`${base}/iframe.html?id=${id}&viewMode=story`)
     await page.waitForFunction(() => document.querySelector('#storybook-root > *')?.shadowRoot?.querySelector('.tg-root'), null, {
@@ -161,11 +176,12 @@ async function checkStory(context: BrowserContext, base: string, id: string): Pr
         nodes: v.nodes.map((n: any) => ({ target: n.target })),
       }))
     })) as Violation[]
-    return { id, errors, violations: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }
+    return { id, errors: [...errors], violations: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }
   } catch (e) {
     return { id, errors: [...errors, `did not render: ${String(e).split('\n')[0]}`], violations: [] }
   } finally {
-    await page.close()
+    // the story's document ends here, so that nothing it says while unloading counts for the next
+    await page.goto('about:blank').catch(() => undefined)
   }
 }
 
@@ -211,7 +227,8 @@ test('every built story renders in Chromium without a console error (axe-core: s
     const queue = [...ids]
     const worker = async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-      for (let id = queue.shift(); id; id = queue.shift()) reports.push(await checkStory(context, base, id))
+      const sp = await storyPage(context)
+      for (let id = queue.shift(); id; id = queue.shift()) reports.push(await checkStory(sp, base, id))
       await context.close()
     }
     await Promise.all([worker(), worker()])
