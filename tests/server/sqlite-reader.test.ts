@@ -4,6 +4,7 @@
  */
 import { describe, it, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { sql } from 'kysely'
 import { startServer, type TestServer } from './helpers.ts'
 
@@ -59,6 +60,35 @@ describe('SQLite reader threads', () => {
         .select(sql`no_such_column`.as('x'))
         .execute(),
       /no such column/,
+    )
+  })
+
+  it('runs the reads at a lower priority than the request thread, so the relay wins a contended core', async (t) => {
+    if (!existsSync('/proc/thread-self')) return t.skip('per-thread priorities are read from Linux /proc')
+    // a slow read holds a reader thread while its priority is read
+    const slow = s.ctx.db
+      .withRecursive('c(n)', (qb) =>
+        qb.selectNoFrom(sql<number>`1`.as('n')).unionAll((q) =>
+          q
+            .selectFrom('c')
+            .select(sql<number>`n + 1`.as('n'))
+            .where('n', '<', 500_000),
+        ),
+      )
+      .selectFrom('c')
+      .select((eb) => eb.fn.countAll<number>().as('k'))
+      .executeTakeFirstOrThrow()
+    await slow
+    /** each thread's nice value: field 19 of /proc/self/task/<tid>/stat, after the name in parentheses */
+    const niceOf = (tid: string) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+    }
+    const nice = readdirSync('/proc/self/task').map(niceOf)
+    const own = niceOf(String(process.pid))
+    assert.ok(
+      nice.some((n) => n === own + 10),
+      `no thread runs at nice ${own + 10} (the threads' values: ${[...new Set(nice)].join(', ')})`,
     )
   })
 })
