@@ -95,7 +95,9 @@ export async function consoleBench(seconds: number, rounds: number): Promise<voi
   console.log(`load average at start ${loadavg()[0].toFixed(2)}\n`)
   console.log('round   relay alone req/s   relay beside console req/s   console req/s   ratio   errors')
   const ratios: number[] = []
-  await hammer(origin, relayCall, RELAY_C, 0.5)
+  // warm-up: both loads once, so that no round times code the JIT has not compiled yet (a cold
+  // first round made the relay alone slow and the ratio flattering)
+  await Promise.all([hammer(origin, relayCall, RELAY_C, seconds), hammer(origin, consoleCalls(cookie), CONSOLE_C, seconds)])
   for (let round = 1; round <= rounds; round++) {
     const alone = await hammer(origin, relayCall, RELAY_C, seconds)
     const [mixed, consoleLoad] = await Promise.all([
