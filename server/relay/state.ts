@@ -182,6 +182,15 @@ export class RelayState {
   /** group -> sorted distinct models */
   private groupModels = new Map<string, string[]>()
   private missing = new Map<string, number>()
+  /**
+   * Status changes made in memory (setChannelStatus), numbered in order: a channel load whose read
+   * began before a change keeps the change, since its rows may predate the write behind it.
+   */
+  private statusChanges = new Map<number, { status: number; n: number }>()
+  private statusCount = 0
+  /** channel loads started, and the latest whose rows are in memory (an older one answering late is dropped) */
+  private loadsStarted = 0
+  private loadShown = 0
   private ctx: AppContext
 
   constructor(ctx: AppContext) {
@@ -290,15 +299,28 @@ export class RelayState {
   }
 
   async loadChannels(): Promise<void> {
+    const load = ++this.loadsStarted
+    const since = this.statusCount
     const rows = await this.ctx.db.selectFrom('channels').selectAll().execute()
+    if (load < this.loadShown) return
+    this.loadShown = load
     const next = new Map<number, ChannelState>()
     for (const r of rows) next.set(Number(r.id), channelFromRow(r))
+    for (const [id, change] of this.statusChanges) {
+      // a change made before this read began is in the rows (its write comes first, or its own reload follows)
+      if (change.n <= since) this.statusChanges.delete(id)
+      else {
+        const ch = next.get(id)
+        if (ch) next.set(id, { ...ch, status: change.status })
+      }
+    }
     this.channels = next
     this.rebuildIndex()
   }
 
   /** Applies a status change at once (auto-disable) without waiting for a reload. */
   setChannelStatus(id: number, status: number): void {
+    this.statusChanges.set(id, { status, n: ++this.statusCount })
     const ch = this.channels.get(id)
     if (!ch || ch.status === status) return
     this.channels.set(id, { ...ch, status })

@@ -185,6 +185,17 @@ for (const dialect of dialects) {
       assert.equal(f.engine.state.channels.get(recovered)!.status, 1)
     })
 
+    it('keeps a status change made while a channel reload was reading', async () => {
+      const id = await f.channel({ key: 'reload-race', models: 'gpt-4o', status: 3 })
+      await new Promise((r) => setTimeout(r, 50)) // the reload the new channel scheduled has run
+      await f.engine.state.loadChannels()
+      const reading = f.engine.state.loadChannels()
+      // the monitor re-enables it after the reload's read began: the rows it reads still say 3
+      f.engine.state.setChannelStatus(id, 1)
+      await reading
+      assert.equal(f.engine.state.channels.get(id)!.status, 1)
+    })
+
     it("tells why a channel was disabled automatically in the reader's language, keeping the English for the family", async () => {
       await f.s.ctx.options.set('AutomaticDisableChannelEnabled', 'true')
       await f.s.ctx.options.set('ChannelDisableThreshold', '0.2')
