@@ -2,8 +2,9 @@
  * Relay benchmark (npm run bench): the fake upstream and a Tollgate server (SQLite in a temp dir,
  * metering and logging on) each in their own process, and an undici load generator here. Side by
  * side in one run: direct to the upstream vs through Tollgate, non-stream and stream, at
- * concurrency 1, 10 and 50; and the Responses and Messages front doors beside chat completions. Prints requests/s, p50/p99, the latency Tollgate adds, stream
- * time-to-first-byte overhead, and the ratio Tollgate/direct.
+ * concurrency 1, 10 and 50; and the front doors (Responses, Messages, Gemini) beside chat
+ * completions, taking turns in short slices (interleave.ts). Prints requests/s, p50/p99, the
+ * latency Tollgate adds, stream time-to-first-byte overhead, and the ratio Tollgate/direct.
  *
  *   node tests/bench/relay-bench.ts [seconds per case, default 2] [rounds, default 3] [options]
  *     --doors         the front doors beside chat completions only (no direct runs, no main table)
@@ -21,6 +22,7 @@ import { createInterface } from 'node:readline'
 import { root, start } from './children.ts'
 import { Pool } from 'undici'
 import { DOORS, TRANSLATED_MODEL, doorRequest, printDoors, type Door } from './doors.ts'
+import { interleaved, type DoorLoad } from './interleave.ts'
 import type { Server } from '../../server/app.ts'
 import type { RelayEngine } from '../../server/relay/engine.ts'
 
@@ -126,8 +128,8 @@ async function serveTollgate(upstreamPort: number): Promise<void> {
 
 // ---- parent: processes, load, report -------------------------------------------------------------
 
-/** direct to the upstream, or through Tollgate by chat completions or another front door */
-type Target = 'direct' | 'tollgate' | Exclude<Door, 'chat'>
+/** direct to the upstream, or through Tollgate by chat completions */
+type Target = 'direct' | 'tollgate'
 
 /** The command line: positional seconds and rounds, then the options in the header. */
 function options(argv: string[]) {
@@ -136,7 +138,8 @@ function options(argv: string[]) {
   const positional = argv.filter((a) => !a.startsWith('--'))
   const doorsOnly = Boolean(flag('doors'))
   const doors = DOORS.filter((d) => d === 'chat' || !list('door') || list('door')!.includes(d))
-  const targets: Target[] = [...(doorsOnly ? [] : (['direct'] as const)), ...doors.map((d) => (d === 'chat' ? 'tollgate' : d))]
+  // the main table's targets; the doors run interleaved among themselves (interleave.ts)
+  const targets: Target[] = doorsOnly ? [] : ['direct', 'tollgate']
   const streams = flag('stream') ? [true] : flag('plain') ? [false] : [false, true]
   const concurrencies = list('c')?.map(Number) ?? [1, 10, 50]
   return { seconds: Number(positional[0] ?? 2), rounds: Number(positional[1] ?? 3), doorsOnly, doors, targets, streams, concurrencies }
@@ -335,6 +338,7 @@ async function main() {
   const cases: Array<{ stream: boolean; concurrency: number }> = []
   for (const stream of opts.streams) for (const concurrency of opts.concurrencies) cases.push({ stream, concurrency })
   const runs = new Map<string, Result[]>()
+  const doorRuns = new Map<string, Array<DoorLoad & { name: string }>>()
   for (let round = 0; round < rounds; round++) {
     for (const { stream, concurrency } of cases) {
       // each round starts with another target, so no target always runs right after the same one
@@ -343,7 +347,7 @@ async function main() {
         const r = await load({
           origin: target === 'direct' ? direct : through,
           key: target === 'direct' ? 'bench-upstream' : tgKey,
-          door: target === 'direct' || target === 'tollgate' ? 'chat' : target,
+          door: 'chat',
           stream,
           concurrency,
           seconds,
@@ -354,6 +358,23 @@ async function main() {
         const k = `${name}|${target}`
         runs.set(k, [...(runs.get(k) ?? []), { name, target, ...r }])
       }
+      if (opts.doors.length < 2) continue
+      const name = `${stream ? 'stream' : 'non-stream'} c${concurrency}`
+      const loads = await interleaved({
+        origin: through,
+        key: tgKey,
+        doors: opts.doors,
+        stream,
+        concurrency,
+        seconds,
+        warmup,
+        first: round,
+        cpu,
+      })
+      for (const [door, r] of loads) {
+        const k = `${name}|${door}`
+        doorRuns.set(k, [...(doorRuns.get(k) ?? []), { name, ...r }])
+      }
     }
   }
   const median = (list: Result[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)]
@@ -361,10 +382,10 @@ async function main() {
 
   tollgate.child.stdin!.write('stats\n')
   const stats = (await tollgate.lines.next()).value?.split(' ') ?? []
-  const served = [...runs.values()]
-    .flat()
-    .filter((r) => r.target !== 'direct')
-    .reduce((a, r) => a + r.count, 0)
+  const served = [...[...runs.values()].flat().filter((r) => r.target !== 'direct'), ...[...doorRuns.values()].flat()].reduce(
+    (a, r) => a + r.count,
+    0,
+  )
   console.log(
     `\nmetering: ${stats[1]} consumption logs written, request_count ${stats[2]}, used_quota ${stats[3]} ` +
       `(${served} requests measured through Tollgate, plus warm-ups); Tollgate RSS ${fmt(Number(stats[4]) / 1048576, 0)} MB; load average at end ${loadavg()[0].toFixed(2)}`,
@@ -373,7 +394,7 @@ async function main() {
     printTargets(cases, runs, median)
 
   const names = cases.map((c) => `${c.stream ? 'stream' : 'non-stream'} c${c.concurrency}`)
-  printDoors(names, opts.doors, (door, name) => runs.get(`${name}|${door === 'chat' ? 'tollgate' : door}`))
+  if (opts.doors.length > 1) printDoors(names, opts.doors, (door, name) => doorRuns.get(`${name}|${door}`))
 
   tollgate.child.kill('SIGTERM')
   upstream.child.kill('SIGTERM')
