@@ -329,7 +329,10 @@ async function main() {
   const load0 = loadavg()[0]
   console.log(`relay benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`)
   console.log(
-    `${rounds} rounds of ${seconds} s per case (after ${warmup} s warm-up), direct and Tollgate interleaved; the median round by req/s is shown`,
+    `${rounds} rounds of ${seconds} s per case (after ${warmup} s warm-up), ` +
+      (opts.doorsOnly
+        ? 'the doors taking turns in 250 ms slices'
+        : 'direct and Tollgate interleaved, the median round by req/s shown; the doors taking turns in 250 ms slices'),
   )
   console.log(
     `fake upstream, Tollgate (SQLite, metering + logging on) and this load generator share the machine; load average at start ${load0.toFixed(2)}\n`,
