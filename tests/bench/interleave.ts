@@ -6,29 +6,10 @@
  * other for seconds each, the same door measured ±15% from round to round on a 2 vCPU machine,
  * which is the size of the target itself.
  */
-import { Pool } from 'undici'
 import { doorRequest, type Door } from './doors.ts'
-
-export interface DoorLoad {
-  stream: boolean
-  concurrency: number
-  rps: number
-  p50: number
-  p99: number
-  ttfb50: number
-  ttfb99: number
-  errors: number
-  count: number
-  /** Tollgate CPU microseconds per measured request (all threads) */
-  cpu: number
-}
+import { benchPool, loadOf, timedRequest, type Load } from './load.ts'
 
 const SLICE_MS = 250
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
-}
 
 interface Tally {
   lat: number[]
@@ -54,35 +35,24 @@ export async function interleaved(o: {
   warmup: number
   first: number
   cpu: () => Promise<number>
-}): Promise<Map<Door, DoorLoad>> {
-  const pools = o.doors.map(() => new Pool(o.origin, { connections: o.concurrency, pipelining: 1, keepAliveTimeout: 60_000 }))
+}): Promise<Map<Door, Load>> {
+  const pools = o.doors.map(() => benchPool(o.origin, o.concurrency))
   const requests = o.doors.map((d) => doorRequest(d, o.key, o.stream))
   const tallies: Tally[] = o.doors.map(() => ({ lat: [], ttfb: [], errors: 0, ms: 0, cpu: 0 }))
 
   /** door i's concurrency for ms milliseconds, then its last answers; recorded into tally when given */
   const slice = async (i: number, ms: number, tally: Tally | null) => {
-    const { path, body, headers } = requests[i]
     const cpu0 = tally ? await o.cpu() : 0
     const t0 = performance.now()
     const until = t0 + ms
     const worker = async () => {
       while (performance.now() < until) {
-        const s = performance.now()
-        let first = 0
-        try {
-          const res = await pools[i].request({ path, method: 'POST', headers, body })
-          for await (const _ of res.body) {
-            if (!first) first = performance.now()
-          }
-          if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`)
-        } catch {
-          if (tally) tally.errors++
-          continue
-        }
-        if (tally) {
-          const e = performance.now()
-          tally.lat.push(e - s)
-          tally.ttfb.push((first || e) - s)
+        const r = await timedRequest(pools[i], requests[i])
+        if (!tally) continue
+        if (!r) tally.errors++
+        else {
+          tally.lat.push(r.lat)
+          tally.ttfb.push(r.ttfb)
         }
       }
     }
@@ -103,23 +73,10 @@ export async function interleaved(o: {
     }
   await Promise.all(pools.map((p) => p.close()))
 
-  const out = new Map<Door, DoorLoad>()
+  const out = new Map<Door, Load>()
   o.doors.forEach((door, i) => {
     const { lat, ttfb, errors, ms, cpu } = tallies[i]
-    const l = Float64Array.from(lat).sort()
-    const f = Float64Array.from(ttfb).sort()
-    out.set(door, {
-      stream: o.stream,
-      concurrency: o.concurrency,
-      rps: (lat.length * 1000) / ms,
-      p50: percentile(l, 50),
-      p99: percentile(l, 99),
-      ttfb50: percentile(f, 50),
-      ttfb99: percentile(f, 99),
-      errors,
-      count: lat.length,
-      cpu: cpu / Math.max(1, lat.length),
-    })
+    out.set(door, loadOf({ stream: o.stream, concurrency: o.concurrency, lat, ttfb, errors, seconds: ms / 1000, cpu }))
   })
   return out
 }

@@ -20,9 +20,9 @@ import { tmpdir, cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { root, start } from './children.ts'
-import { Pool } from 'undici'
 import { DOORS, TRANSLATED_MODEL, doorRequest, printDoors, type Door } from './doors.ts'
-import { interleaved, type DoorLoad } from './interleave.ts'
+import { interleaved } from './interleave.ts'
+import { benchPool, loadOf, timedRequest, type Load } from './load.ts'
 import type { Server } from '../../server/app.ts'
 import type { RelayEngine } from '../../server/relay/engine.ts'
 
@@ -145,25 +145,9 @@ function options(argv: string[]) {
   return { seconds: Number(positional[0] ?? 2), rounds: Number(positional[1] ?? 3), doorsOnly, doors, targets, streams, concurrencies }
 }
 
-interface Result {
+interface Result extends Load {
   name: string
   target: Target
-  stream: boolean
-  concurrency: number
-  rps: number
-  p50: number
-  p99: number
-  ttfb50: number
-  ttfb99: number
-  errors: number
-  count: number
-  /** Tollgate CPU microseconds per measured request (all threads) */
-  cpu: number
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 }
 
 async function load(opts: {
@@ -175,9 +159,9 @@ async function load(opts: {
   seconds: number
   warmup: number
   cpu?: () => Promise<number>
-}): Promise<Omit<Result, 'name' | 'target'>> {
-  const pool = new Pool(opts.origin, { connections: opts.concurrency, pipelining: 1, keepAliveTimeout: 60_000 })
-  const { path, body, headers } = doorRequest(opts.door, opts.key, opts.stream)
+}): Promise<Load> {
+  const pool = benchPool(opts.origin, opts.concurrency)
+  const req = doorRequest(opts.door, opts.key, opts.stream)
   const lat: number[] = []
   const ttfb: number[] = []
   let errors = 0
@@ -185,22 +169,12 @@ async function load(opts: {
   let stop = false
   const worker = async () => {
     while (!stop) {
-      const t0 = performance.now()
-      let first = 0
-      try {
-        const res = await pool.request({ path, method: 'POST', headers, body })
-        for await (const _ of res.body) {
-          if (!first) first = performance.now()
-        }
-        if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`)
-      } catch {
-        if (measuring) errors++
-        continue
-      }
-      if (measuring) {
-        const t1 = performance.now()
-        lat.push(t1 - t0)
-        ttfb.push((first || t1) - t0)
+      const r = await timedRequest(pool, req)
+      if (!measuring) continue
+      if (!r) errors++
+      else {
+        lat.push(r.lat)
+        ttfb.push(r.ttfb)
       }
     }
   }
@@ -216,20 +190,8 @@ async function load(opts: {
   stop = true
   await Promise.all(workers)
   await pool.close()
-  const l = Float64Array.from(lat).sort()
-  const t = Float64Array.from(ttfb).sort()
-  return {
-    stream: opts.stream,
-    concurrency: opts.concurrency,
-    rps: lat.length / elapsed,
-    p50: percentile(l, 50),
-    p99: percentile(l, 99),
-    ttfb50: percentile(t, 50),
-    ttfb99: percentile(t, 99),
-    errors,
-    count: lat.length,
-    cpu: opts.cpu ? (cpu1 - cpu0) / Math.max(1, lat.length) : NaN,
-  }
+  const cpu = opts.cpu ? cpu1 - cpu0 : NaN
+  return loadOf({ stream: opts.stream, concurrency: opts.concurrency, lat, ttfb, errors, seconds: elapsed, cpu })
 }
 
 const fmt = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '-')
@@ -341,7 +303,7 @@ async function main() {
   const cases: Array<{ stream: boolean; concurrency: number }> = []
   for (const stream of opts.streams) for (const concurrency of opts.concurrencies) cases.push({ stream, concurrency })
   const runs = new Map<string, Result[]>()
-  const doorRuns = new Map<string, Array<DoorLoad & { name: string }>>()
+  const doorRuns = new Map<string, Array<Load & { name: string }>>()
   for (let round = 0; round < rounds; round++) {
     for (const { stream, concurrency } of cases) {
       // each round starts with another target, so no target always runs right after the same one
